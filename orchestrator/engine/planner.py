@@ -1,0 +1,173 @@
+"""Optimal plans for a goal from a session's state, with Fast Downward as the planner of record.
+
+A `Planner` grounds its catalog once. Each call then only: drops the actions the state forbids,
+checks reachability (and explains an unreachable goal without calling the planner), keeps the
+actions relevant to the goal, writes SAS+ and runs FD's search binary. No translator, no PDDL
+round trip per call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .compile import Domain, check_goal, compile_catalog, goal_operations
+from .downward import OPTIMAL_SEARCH, run_search
+from .ground import GroundAction, GroundTask, ground
+from .reachability import Blocker, blockers, reachable, relevant
+from .sas import SasOperator, write_sas
+from .spec import CatalogSpec, Goal
+from .task import Fact, PlanningState
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: str  # "skill" | "ask" | "authorize"
+    name: str  # lifted action name: lookup_customer-m1-found, ask, authorize
+    args: tuple[str, ...]
+    cost: int
+    skill: str = ""
+    mode: str = ""
+    outcome: str = ""
+    outputs: tuple[str, ...] = ()
+
+    @property
+    def line(self) -> str:
+        """The readable form: `name, income = lookup_customer(email)`, `ask(email)`."""
+        call = f"{self.skill or self.name}({', '.join(self.args)})"
+        if self.kind == "skill" and self.outputs:
+            return f"{', '.join(self.outputs)} = {call}"
+        return call
+
+    @classmethod
+    def of(cls, action: GroundAction) -> Step:
+        return cls(kind=action.kind, name=action.name, args=action.args, cost=action.cost,
+                   skill=action.skill, mode=action.mode, outcome=action.outcome,
+                   outputs=action.outputs)
+
+
+@dataclass(frozen=True)
+class Plan:
+    steps: tuple[Step, ...]
+
+    solved = True
+
+    @property
+    def cost(self) -> int:
+        return sum(step.cost for step in self.steps)
+
+    @property
+    def lines(self) -> list[str]:
+        return [step.line for step in self.steps]
+
+
+@dataclass(frozen=True)
+class Unsolvable:
+    """No plan reaches the goal; `blockers` are the elements nothing can establish."""
+
+    missing: tuple[str, ...]  # goal parts that cannot be reached
+    blockers: tuple[Blocker, ...]
+    chain: tuple[str, ...]  # every element on the way that cannot be established
+
+    solved = False
+
+    @property
+    def message(self) -> str:
+        if not self.blockers:
+            return f"no plan reaches the goal: {', '.join(self.missing)} cannot be reached"
+        roots = "; ".join(f"nothing can establish {b.element} ({b.reason})" for b in self.blockers)
+        root_names = {b.element for b in self.blockers}
+        knock_on = [x for x in self.chain if x not in root_names]
+        tail = f", so neither can {', '.join(knock_on)}" if knock_on else ""
+        return f"no plan reaches the goal: {roots}{tail}"
+
+
+PlanResult = Plan | Unsolvable
+
+
+class Planner:
+    """Plans for one compiled catalog version; safe to share between threads."""
+
+    def __init__(self, domain: Domain, search: str = OPTIMAL_SEARCH):
+        self.domain = domain
+        self.search = search
+        self.task: GroundTask = ground(domain)
+
+    @classmethod
+    def for_spec(cls, spec: CatalogSpec, search: str = OPTIMAL_SEARCH) -> Planner:
+        return cls(compile_catalog(spec), search)
+
+    def plan(self, goal: Goal, state: PlanningState | None = None) -> PlanResult:
+        state = state or PlanningState()
+        check_goal(self.domain, goal)
+        actions = self.task.actions
+        init: set[Fact] = {("known", x) for x in state.known}
+        init |= {("authorized", x) for x in state.authorized}
+        init |= {("done", op) for op in state.done}
+        enabled = self._enabled(state)
+        facts, fired = reachable(actions, enabled, init)
+
+        disjunctions = self._goal_disjunctions(goal)
+        open_goals = [d for d in disjunctions if not any(f in init for f in d)]
+        if not open_goals:
+            return Plan(steps=())
+        unreached = [d for d in open_goals if not any(f in facts for f in d)]
+        if unreached:
+            return self._unsolvable(goal, unreached, set(enabled), facts, state)
+
+        # A disjunctive goal (a supertype, or any mode of a skill) becomes a zero-cost action
+        # into a fresh goal fact; single facts are goals as they are.
+        goal_facts: list[Fact] = []
+        extra: list[SasOperator] = []
+        for i, options in enumerate(open_goals):
+            reachable_options = [f for f in options if f in facts]
+            if len(reachable_options) == 1:
+                goal_facts.append(reachable_options[0])
+            else:
+                target = ("goal", str(i))
+                goal_facts.append(target)
+                extra += [SasOperator(pre=(f,), add=(target,), cost=0) for f in reachable_options]
+        subgoals = {f for op in extra for f in op.pre} | {f for f in goal_facts if f[0] != "goal"}
+        needed, chosen = relevant(actions, fired, subgoals, init)
+        variables = sorted(needed | init | set(goal_facts))
+        operators = [
+            SasOperator(pre=actions[i].pre, add=tuple(f for f in actions[i].add if f in needed), cost=actions[i].cost)
+            for i in chosen
+        ]
+        sas = write_sas(variables, init, goal_facts, operators + extra)
+        found = run_search(sas, self.search)
+        if found is None:  # cannot happen when reachability says yes; kept as a safeguard
+            return self._unsolvable(goal, open_goals, set(enabled), facts, state)
+        return Plan(steps=tuple(Step.of(actions[chosen[i]]) for i in found if i < len(chosen)))
+
+    def _enabled(self, state: PlanningState) -> list[int]:
+        blocked: set[int] = set()
+        for guard in state.cannot_establish:
+            blocked.update(self.task.by_guard.get(guard, ()))
+        for grounding in state.pruned:
+            if grounding in self.task.by_grounding:
+                blocked.add(self.task.by_grounding[grounding])
+        return [i for i in range(len(self.task.actions)) if i not in blocked]
+
+    def _goal_disjunctions(self, goal: Goal) -> list[tuple[Fact, ...]]:
+        onto = self.domain.ontology
+        parts = [tuple(("known", x) for x in onto.subtree(name)) for name in goal.known]
+        parts += [tuple(("done", op) for op in goal_operations(self.domain, ref)) for ref in goal.done]
+        return parts
+
+    def _unsolvable(
+        self,
+        goal: Goal,
+        unreached: list[tuple[Fact, ...]],
+        enabled: set[int],
+        facts: set[Fact],
+        state: PlanningState,
+    ) -> Unsolvable:
+        missing = [f for options in unreached for f in options]
+        labels = [
+            name for name in goal.known if any(("known", x) in missing for x in self.domain.ontology.subtree(name))
+        ] + [ref for ref in goal.done if any(("done", op) in missing for op in goal_operations(self.domain, ref))]
+        roots, chain = blockers(
+            self.task.actions, enabled, facts, missing,
+            askable=set(self.domain.askable()), cannot_establish=set(state.cannot_establish),
+        )
+        return Unsolvable(missing=tuple(labels), blockers=tuple(roots), chain=tuple(chain))

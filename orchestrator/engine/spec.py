@@ -1,0 +1,104 @@
+"""The catalog spec: the one typed schema shared by YAML/JSON files, the API and the engine.
+
+Structure is checked by pydantic; cross-references (unknown elements, duplicates, cycles in
+the type tree, ...) by `orchestrator.engine.validation`. Use `parse_catalog` or
+`load_catalog` to get a spec that passed both.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Strict(BaseModel):
+    # A misspelt key ("ouputs") must be an error, not silently ignored.
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Element(_Strict):
+    """A variable of the assistant's shared memory; also a PDDL type and object."""
+
+    name: str
+    description: str = ""
+    parent: str | None = None
+    sensitive: bool = False
+    askable: bool = True
+    # email | number | money | date | regex:<pattern> | enum:<a>|<b>|...
+    format: str | None = None
+
+
+class Outcome(_Strict):
+    name: str
+    outputs: tuple[str, ...] = ()
+
+
+class Mode(_Strict):
+    """One way to call a skill: these inputs lead to exactly one of these outcomes."""
+
+    name: str | None = None
+    inputs: tuple[str, ...] = ()
+    outcomes: tuple[Outcome, ...] = Field(min_length=1)
+
+
+class Skill(_Strict):
+    name: str
+    description: str = ""
+    endpoint: str = "sim:"
+    max_retries: int = Field(default=1, ge=0, le=100)
+    cost: int | None = Field(default=None, ge=0, le=10_000)
+    preview: str | None = None
+    modes: tuple[Mode, ...] = Field(min_length=1)
+
+    def mode_names(self) -> list[str]:
+        """Mode names with defaults filled in: explicit names, else m1, m2, ..."""
+        return [mode.name or f"m{index}" for index, mode in enumerate(self.modes, start=1)]
+
+
+class Goal(_Strict):
+    known: tuple[str, ...] = ()
+    done: tuple[str, ...] = ()
+
+
+class Intent(_Strict):
+    name: str
+    description: str = ""
+    examples: tuple[str, ...] = ()
+    goal: Goal
+    extensions: tuple[str, ...] = ()
+
+
+class Costs(_Strict):
+    skill: int = Field(default=1, ge=0, le=10_000)
+    ask: int = Field(default=5, ge=0, le=10_000)
+    authorize: int = Field(default=1, ge=0, le=10_000)
+
+
+Privacy = Literal["per_skill", "per_element"]
+
+
+class CatalogSpec(_Strict):
+    catalog: str
+    title: str = ""
+    description: str = ""
+    privacy: Privacy = "per_skill"
+    costs: Costs = Costs()
+    elements: tuple[Element, ...] = ()
+    skills: tuple[Skill, ...] = ()
+    intents: tuple[Intent, ...] = ()
+
+    def element(self, name: str) -> Element:
+        return next(e for e in self.elements if e.name == name)
+
+    def skill(self, name: str) -> Skill:
+        return next(s for s in self.skills if s.name == name)
+
+    def intent(self, name: str) -> Intent:
+        for intent in self.intents:
+            if intent.name == name:
+                return intent
+        raise KeyError(name)
+
+    def skill_cost(self, skill: Skill) -> int:
+        return self.costs.skill if skill.cost is None else skill.cost

@@ -1,0 +1,174 @@
+"""Cross-reference checks of a structurally valid spec; every fault is collected with its path."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .errors import Issue
+from .spec import CatalogSpec, Element
+
+IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]*$")
+SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+MAX_NAME = 64
+
+# Words PDDL or our compilation already uses: an element or skill with such a name would make
+# the generated domain ambiguous or unparsable.
+RESERVED = frozenset(
+    """
+    define domain problem requirements types constants predicates functions action parameters
+    precondition effect objects init goal metric minimize maximize total-cost and or not imply
+    exists forall when either object number increase decrease assign
+    element skill operation ask authorize known askable sensitive authorized done
+    cannot_establish
+    """.split()
+)
+
+FORMAT_KINDS = ("email", "number", "money", "date", "phone", "text")
+
+
+def check_name(name: str, path: str) -> list[Issue]:
+    if not IDENTIFIER.match(name):
+        return [
+            Issue(
+                path,
+                f"'{name}' is not a valid name: use lowercase letters, digits and underscores, "
+                "starting with a letter",
+            )
+        ]
+    if len(name) > MAX_NAME:
+        return [Issue(path, f"'{name}' is longer than {MAX_NAME} characters")]
+    if name in RESERVED:
+        return [Issue(path, f"'{name}' is a reserved word of PDDL or of the compilation")]
+    return []
+
+
+def check_format(fmt: str, path: str) -> list[Issue]:
+    if fmt in FORMAT_KINDS:
+        return []
+    if fmt.startswith("regex:"):
+        try:
+            re.compile(fmt.removeprefix("regex:"))
+        except re.error as exc:
+            return [Issue(path, f"invalid regular expression: {exc}")]
+        return []
+    if fmt.startswith("enum:"):
+        values = [v for v in fmt.removeprefix("enum:").split("|") if v.strip()]
+        return [] if values else [Issue(path, "an enum format needs values: enum:a|b|c")]
+    kinds = ", ".join((*FORMAT_KINDS, "regex:<pattern>", "enum:<a>|<b>"))
+    return [Issue(path, f"unknown format '{fmt}' (one of {kinds})")]
+
+
+def _duplicates(names: Iterable[tuple[str, str]], what: str) -> list[Issue]:
+    """`names` is (name, path) pairs; report every repeat at its own path."""
+    seen: dict[str, str] = {}
+    issues = []
+    for name, path in names:
+        if name in seen:
+            issues.append(Issue(path, f"duplicate {what} '{name}' (first at {seen[name]})"))
+        else:
+            seen[name] = path
+    return issues
+
+
+def _type_tree_cycles(elements: tuple[Element, ...]) -> list[Issue]:
+    parent = {e.name: e.parent for e in elements}
+    index = {e.name: i for i, e in enumerate(elements)}
+    reported: set[str] = set()
+    issues = []
+    for element in elements:
+        chain = [element.name]
+        node = element.parent
+        while node is not None and node in parent and node not in chain:
+            chain.append(node)
+            node = parent[node]
+        if node is None or node not in chain:
+            continue
+        cycle = chain[chain.index(node):]
+        if reported.isdisjoint(cycle):
+            reported.update(cycle)
+            loop = " -> ".join([*cycle, node])
+            issues.append(
+                Issue(f"elements[{index[node]}].parent", f"the type tree has a cycle: {loop}")
+            )
+    return issues
+
+
+def check_done_ref(spec: CatalogSpec, ref: str, path: str) -> list[Issue]:
+    """A `done` goal names a skill (any mode) or one mode of it: `skill` or `skill.mode`."""
+    skill_name, _, mode_name = ref.partition(".")
+    skill = next((s for s in spec.skills if s.name == skill_name), None)
+    if skill is None:
+        return [Issue(path, f"unknown skill '{skill_name}'")]
+    if mode_name and mode_name not in skill.mode_names():
+        modes = ", ".join(skill.mode_names())
+        return [Issue(path, f"skill '{skill_name}' has no mode '{mode_name}' (modes: {modes})")]
+    return []
+
+
+def validate_catalog(spec: CatalogSpec) -> list[Issue]:
+    """Every cross-reference fault of `spec`, in document order."""
+    issues: list[Issue] = []
+    if not SLUG.match(spec.catalog):
+        issues.append(
+            Issue("catalog", f"'{spec.catalog}' is not a valid slug: lowercase letters, digits, - and _")
+        )
+    elements = {e.name for e in spec.elements}
+    intents = {i.name for i in spec.intents}
+
+    def ref(name: str, known: set[str], what: str, path: str) -> None:
+        if name not in known:
+            issues.append(Issue(path, f"unknown {what} '{name}'"))
+
+    for i, element in enumerate(spec.elements):
+        path = f"elements[{i}]"
+        issues += check_name(element.name, f"{path}.name")
+        if element.parent is not None:
+            if element.parent == element.name:
+                issues.append(Issue(f"{path}.parent", f"'{element.name}' cannot be its own parent"))
+            else:
+                ref(element.parent, elements, "element", f"{path}.parent")
+        if element.format is not None:
+            issues += check_format(element.format, f"{path}.format")
+    issues += _duplicates(((e.name, f"elements[{i}].name") for i, e in enumerate(spec.elements)), "element")
+    issues += _type_tree_cycles(spec.elements)
+
+    for s, skill in enumerate(spec.skills):
+        path = f"skills[{s}]"
+        issues += check_name(skill.name, f"{path}.name")
+        if skill.name in elements:
+            issues.append(Issue(f"{path}.name", f"'{skill.name}' is already the name of an element"))
+        mode_names = [(m.name, f"{path}.modes[{k}].name") for k, m in enumerate(skill.modes) if m.name]
+        issues += [issue for name, p in mode_names for issue in check_name(name, p)]
+        issues += _duplicates(mode_names, "mode")
+        for k, mode in enumerate(skill.modes):
+            mpath = f"{path}.modes[{k}]"
+            for j, name in enumerate(mode.inputs):
+                ref(name, elements, "element", f"{mpath}.inputs[{j}]")
+            issues += _duplicates(((n, f"{mpath}.inputs[{j}]") for j, n in enumerate(mode.inputs)), "input")
+            for o, outcome in enumerate(mode.outcomes):
+                opath = f"{mpath}.outcomes[{o}]"
+                issues += check_name(outcome.name, f"{opath}.name")
+                for j, name in enumerate(outcome.outputs):
+                    ref(name, elements, "element", f"{opath}.outputs[{j}]")
+                issues += _duplicates(
+                    ((n, f"{opath}.outputs[{j}]") for j, n in enumerate(outcome.outputs)), "output"
+                )
+            issues += _duplicates(
+                ((o.name, f"{mpath}.outcomes[{j}].name") for j, o in enumerate(mode.outcomes)), "outcome"
+            )
+    issues += _duplicates(((s.name, f"skills[{i}].name") for i, s in enumerate(spec.skills)), "skill")
+
+    for i, intent in enumerate(spec.intents):
+        path = f"intents[{i}]"
+        issues += check_name(intent.name, f"{path}.name")
+        if not intent.goal.known and not intent.goal.done:
+            issues.append(Issue(f"{path}.goal", "the goal names nothing: give known elements and/or done skills"))
+        for j, name in enumerate(intent.goal.known):
+            ref(name, elements, "element", f"{path}.goal.known[{j}]")
+        for j, name in enumerate(intent.goal.done):
+            issues += check_done_ref(spec, name, f"{path}.goal.done[{j}]")
+        for j, name in enumerate(intent.extensions):
+            ref(name, intents, "intent", f"{path}.extensions[{j}]")
+    issues += _duplicates(((t.name, f"intents[{i}].name") for i, t in enumerate(spec.intents)), "intent")
+    return issues
