@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.resources
 import re
 import subprocess
+import sys
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -46,3 +47,29 @@ def run_search(sas: str, search: str = OPTIMAL_SEARCH, timeout: float = 60.0) ->
             detail = done.stderr.decode(errors="replace").strip()[-500:]
             raise PlannerFailure(f"Fast Downward failed (exit {done.returncode}): {detail}")
         return [int(m) for m in re.findall(r"^\(o(\d+)\)", plan_file.read_text(), re.MULTILINE)]
+
+
+def run_driver(domain_pddl: str, problem_pddl: str, search: str = OPTIMAL_SEARCH, timeout: float = 300.0) -> int | None:
+    """Cost of FD's plan for PDDL text through its full driver (translator and search).
+
+    The slow, general path; used to check that the PDDL we show and the SAS+ we plan with
+    describe the same task.
+    """
+    driver = search_binary().parents[3] / "fast-downward.py"
+    with tempfile.TemporaryDirectory(prefix="concerto-fd-") as workdir:
+        folder = Path(workdir)
+        (folder / "domain.pddl").write_text(domain_pddl)
+        (folder / "problem.pddl").write_text(problem_pddl)
+        done = subprocess.run(
+            [sys.executable, str(driver), "--plan-file", "plan", "domain.pddl", "problem.pddl",
+             "--search", search],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=workdir, timeout=timeout, check=False,
+        )
+        if done.returncode in UNSOLVABLE_CODES or done.returncode == 10:  # 10: translator proved it
+            return None
+        plan = folder / "plan"
+        if done.returncode != 0 or not plan.exists():
+            raise PlannerFailure(f"Fast Downward's driver failed (exit {done.returncode}): "
+                                 f"{done.stdout.decode(errors='replace')[-800:]}")
+        match = re.search(r"; cost = (\d+)", plan.read_text())
+        return int(match.group(1)) if match else None

@@ -31,6 +31,8 @@ def _pydantic_issues(error: ValidationError) -> list[Issue]:
             message = f"unknown field '{item['loc'][-1]}'"
             issues.append(Issue(_path(item["loc"][:-1]), message))
             continue
+        if item["type"] == "too_short" and item.get("input"):
+            continue  # its items failed and were counted out: those faults are reported already
         if item["type"] == "too_short" and item["loc"] and item["loc"][-1] == "modes":
             message = "a skill needs at least one mode"
         elif item["type"] == "too_short" and item["loc"] and item["loc"][-1] == "outcomes":

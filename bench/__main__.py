@@ -1,0 +1,3 @@
+from .planning import main
+
+main()
