@@ -1,0 +1,23 @@
+# One image for every app service of docker-compose.yml: web, migrate and worker.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+
+# Requirements first, so code changes do not reinstall them.
+COPY requirements/base.txt requirements/base.txt
+RUN pip install -r requirements/base.txt
+
+COPY . .
+RUN python manage.py collectstatic --noinput \
+    && useradd --create-home --uid 1000 concerto \
+    && mkdir -p var \
+    && chown -R concerto:concerto var
+USER concerto
+
+EXPOSE 8000
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000"]

@@ -1,0 +1,37 @@
+# The two commands of the README: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/concerto
+
+.PHONY: demo test install install-dev browser lint bench
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+install: $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements/base.txt
+
+install-dev: install
+	$(BIN)/pip install --quiet -r requirements/dev.txt
+
+# Sets up the embedded default (SQLite, filesystem broker), loads the banking demo and starts
+# the web server with a Celery worker at http://127.0.0.1:8000.
+demo: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py run_studio
+
+# Headless Chromium comes from Debian's package, never from a test tool's download.
+browser:
+	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+
+test: install-dev browser
+	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/python -m pytest
+
+lint: install-dev
+	$(BIN)/ruff check .
+
+bench: install
+	$(BIN)/python -m bench

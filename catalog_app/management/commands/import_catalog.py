@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from catalog_app.models import Workspace
+from catalog_app.services import catalog_import, workspace_get_or_create_default
+from orchestrator.engine.spec_io import Format, load_catalog
+
+from ._io import user_errors
+
+FORMATS: dict[str, Format] = {".yaml": "yaml", ".yml": "yaml", ".json": "json"}
+
+
+class Command(BaseCommand):
+    help = "Import a catalog from a YAML or JSON file as a new draft version."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("path", help="a .yaml, .yml or .json catalog file")
+        parser.add_argument("--workspace", default=None, help="workspace slug (default: the default one)")
+        parser.add_argument("--note", default="", help="a note stored with the new version")
+
+    def handle(self, *args: Any, path: str, workspace: str | None, note: str, **options: Any) -> None:
+        file = Path(path)
+        fmt = FORMATS.get(file.suffix.lower())
+        if fmt is None:
+            raise CommandError(f"{path}: unknown file type '{file.suffix}'; use .yaml, .yml or .json")
+        try:
+            data = file.read_bytes()
+        except OSError as exc:
+            raise CommandError(f"{path}: cannot read the file ({exc.strerror})") from None
+        with user_errors(path):
+            spec = load_catalog(data, fmt, filename=file.name)
+            version = catalog_import(workspace=_workspace(workspace), spec=spec, note=note)
+        self.stdout.write(f"Imported catalog '{spec.catalog}' as version {version.number} (draft).")
+
+
+def _workspace(slug: str | None) -> Workspace:
+    if slug is None:
+        return workspace_get_or_create_default()
+    found = Workspace.objects.filter(slug=slug).first()
+    if found is None:
+        raise CommandError(f"unknown workspace '{slug}'")
+    return found

@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+from catalog_app.models import Catalog, Role, Workspace
+from catalog_app.selectors import version_latest, version_spec
+from catalog_app.services import catalog_import, membership_set, user_create, workspace_get_or_create_default
+from orchestrator.engine.spec_io import load_catalog
+
+from ._io import user_errors
+
+DEMO_CATALOG = Path(__file__).resolve().parents[2] / "demo" / "banking.yaml"
+# (username, password, role): for a local demo only; the passwords are public.
+DEMO_USERS = [("analyst", "analyst", Role.ANALYST), ("admin", "admin", Role.ADMIN)]
+
+
+class Command(BaseCommand):
+    help = "Load the banking demo catalog and the demo users (safe to run again)."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        workspace = workspace_get_or_create_default()
+        with user_errors(str(DEMO_CATALOG)):
+            self._catalog(workspace)
+        for username, password, role in DEMO_USERS:
+            self._user(workspace, username, password, role)
+        logins = " or ".join(f"{username} / {password}" for username, password, _ in DEMO_USERS)
+        self.stdout.write(f"Log in at /accounts/login/ as {logins}.")
+
+    def _catalog(self, workspace: Workspace) -> None:
+        spec = load_catalog(DEMO_CATALOG.read_bytes(), "yaml")
+        catalog = Catalog.objects.filter(workspace=workspace, slug=spec.catalog).first()
+        latest = version_latest(catalog=catalog) if catalog else None
+        if latest is not None and version_spec(version=latest) == spec:
+            self.stdout.write(f"Catalog '{spec.catalog}' is up to date (version {latest.number}).")
+            return
+        version = catalog_import(workspace=workspace, spec=spec, note="demo")
+        self.stdout.write(f"Imported catalog '{spec.catalog}' as version {version.number} (draft).")
+
+    def _user(self, workspace: Workspace, username: str, password: str, role: str) -> None:
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            user = user_create(username=username, password=password, is_admin=role == Role.ADMIN)
+            self.stdout.write(f"Created user '{username}' ({role}).")
+        membership_set(workspace=workspace, user=user, role=role)

@@ -1,0 +1,117 @@
+"""Reads of catalogs and versions, including the assembly of a version's rows back into a spec."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from orchestrator.engine import spec as schema
+from orchestrator.engine.errors import UnknownName
+from orchestrator.engine.spec import CatalogSpec
+
+from .models import Catalog, CatalogVersion, Element, Intent, Mode, Skill, VersionStatus, Workspace
+
+
+def catalog_list(*, workspace: Workspace) -> QuerySet[Catalog]:
+    return Catalog.objects.filter(workspace=workspace).order_by("slug")
+
+
+def catalog_get(*, workspace: Workspace, slug: str) -> Catalog:
+    """The catalog named `slug`; UnknownName (listing the workspace's catalogs) if there is none."""
+    catalog = Catalog.objects.filter(workspace=workspace, slug=slug).first()
+    if catalog is None:
+        known = list(catalog_list(workspace=workspace).values_list("slug", flat=True))
+        raise UnknownName("catalog", slug, known)
+    return catalog
+
+
+def version_list(*, catalog: Catalog) -> QuerySet[CatalogVersion]:
+    return CatalogVersion.objects.filter(catalog=catalog).order_by("-number")
+
+
+def version_get(*, catalog: Catalog, number: int) -> CatalogVersion:
+    version = CatalogVersion.objects.filter(catalog=catalog, number=number).first()
+    if version is None:
+        known = [str(n) for n in version_list(catalog=catalog).values_list("number", flat=True)]
+        raise UnknownName(f"version of catalog '{catalog.slug}'", str(number), known)
+    return version
+
+
+def version_latest(*, catalog: Catalog) -> CatalogVersion | None:
+    return version_list(catalog=catalog).first()
+
+
+def version_live(*, catalog: Catalog) -> CatalogVersion | None:
+    """The latest promoted version: the one the live assistant runs."""
+    return version_list(catalog=catalog).filter(status=VersionStatus.PROMOTED).first()
+
+
+def version_spec(*, version: CatalogVersion) -> CatalogSpec:
+    """The spec of a version: frozen at promotion, else assembled from the draft's rows."""
+    if version.status == VersionStatus.PROMOTED and version.frozen_spec is not None:
+        # Validated when it was imported; re-checking against today's rules could make a
+        # version that is already live unreadable.
+        return CatalogSpec.model_validate(version.frozen_spec)
+    return _assemble(version)
+
+
+def _assemble(version: CatalogVersion) -> CatalogSpec:
+    """The exact inverse of `services._rows_create`: rows in position order back to a spec."""
+    return CatalogSpec(
+        catalog=version.catalog.slug,
+        title=version.title,
+        description=version.description,
+        privacy=version.privacy,
+        costs=schema.Costs(skill=version.cost_skill, ask=version.cost_ask, authorize=version.cost_authorize),
+        elements=tuple(_element_spec(e) for e in version.elements.select_related("parent")),
+        skills=tuple(
+            _skill_spec(s)
+            for s in version.skills.prefetch_related(
+                "modes__input_links__element", "modes__outcomes__output_links__element"
+            )
+        ),
+        intents=tuple(_intent_spec(i) for i in version.intents.all()),
+    )
+
+
+def _element_spec(row: Element) -> schema.Element:
+    return schema.Element(
+        name=row.name,
+        description=row.description,
+        parent=row.parent.name if row.parent else None,
+        sensitive=row.sensitive,
+        askable=row.askable,
+        format=row.format or None,
+    )
+
+
+def _skill_spec(row: Skill) -> schema.Skill:
+    return schema.Skill(
+        name=row.name,
+        description=row.description,
+        endpoint=row.endpoint,
+        max_retries=row.max_retries,
+        cost=row.cost,
+        preview=row.preview,
+        modes=tuple(_mode_spec(m) for m in row.modes.all()),
+    )
+
+
+def _mode_spec(row: Mode) -> schema.Mode:
+    return schema.Mode(
+        name=row.name or None,
+        inputs=tuple(link.element.name for link in row.input_links.all()),
+        outcomes=tuple(
+            schema.Outcome(name=o.name, outputs=tuple(link.element.name for link in o.output_links.all()))
+            for o in row.outcomes.all()
+        ),
+    )
+
+
+def _intent_spec(row: Intent) -> schema.Intent:
+    return schema.Intent(
+        name=row.name,
+        description=row.description,
+        examples=tuple(row.examples),
+        goal=schema.Goal(known=tuple(row.goal_known), done=tuple(row.goal_done)),
+        extensions=tuple(row.extensions),
+    )

@@ -1,0 +1,5 @@
+"""Project configuration. The Celery app is loaded here so `@shared_task` binds to it."""
+
+from .celery import app as celery_app
+
+__all__ = ("celery_app",)

@@ -1,0 +1,58 @@
+"""Specs shared by the catalog tests."""
+
+# Every field of the spec set to a non-default value somewhere, and orders that differ from
+# alphabetical and from declaration (a child before its parent, inputs out of name order).
+EVERY_FIELD = {
+    "catalog": "every-field_1",
+    "title": "Every field",
+    "description": "A catalog that sets every field of the spec.",
+    "privacy": "per_element",
+    "costs": {"skill": 2, "ask": 9, "authorize": 3},
+    "elements": [
+        {"name": "pie_chart", "parent": "plot", "description": "a pie chart"},
+        {"name": "plot", "description": "any plot"},
+        {"name": "zip_code", "format": "regex:^[0-9]{5}$", "askable": True},
+        {"name": "email", "format": "email", "sensitive": True},
+        {"name": "tier", "format": "enum:bronze|silver|gold"},
+        {"name": "score", "format": "number", "askable": False, "sensitive": True},
+        {"name": "report"},
+    ],
+    "skills": [
+        {
+            "name": "scorer",
+            "description": "Scores a customer",
+            "endpoint": "https://skills.example.com/score",
+            "max_retries": 0,
+            "cost": 7,
+            "preview": "I can score customers",
+            "modes": [
+                {
+                    "name": "by_email",
+                    "inputs": ["zip_code", "email"],
+                    "outcomes": [
+                        {"name": "scored", "outputs": ["tier", "score"]},
+                        {"name": "failed"},
+                    ],
+                },
+                {"inputs": ["tier"], "outcomes": [{"name": "scored", "outputs": ["score"]}]},
+            ],
+        },
+        {
+            "name": "plotter",
+            "preview": "",
+            "modes": [
+                {"inputs": ["score"], "outcomes": [{"name": "ok", "outputs": ["pie_chart", "report"]}]}
+            ],
+        },
+    ],
+    "intents": [
+        {
+            "name": "get_plot",
+            "description": "draw a plot",
+            "examples": ["plot my score", "show me a chart"],
+            "goal": {"known": ["plot", "report"], "done": ["scorer.by_email", "plotter"]},
+            "extensions": ["get_score"],
+        },
+        {"name": "get_score", "goal": {"known": ["score"]}},
+    ],
+}

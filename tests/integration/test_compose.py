@@ -1,0 +1,101 @@
+"""docker-compose.yml names things that exist: commands, modules, the image's Dockerfile."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+import yaml
+from celery import Celery
+from celery.app.utils import find_app
+from django.core.management import get_commands
+
+ROOT = Path(__file__).resolve().parents[2]
+APP_SERVICES = ("web", "migrate", "worker")
+
+
+@pytest.fixture(scope="module")
+def services() -> dict:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+
+
+def _argv(service: dict) -> list[str]:
+    command = service["command"]
+    return shlex.split(command) if isinstance(command, str) else list(command)
+
+
+def _shell_steps(service: dict) -> list[list[str]]:
+    """The commands of a service, with `sh -c "a && b"` split into its steps."""
+    argv = _argv(service)
+    if argv[:2] == ["sh", "-c"]:
+        return [shlex.split(step) for step in re.split(r"&&|;", argv[2])]
+    return [argv]
+
+
+def test_required_services_exist(services):
+    assert {"web", "migrate", "worker", "postgres", "redis"} <= set(services)
+    assert services["postgres"]["image"].startswith("postgres:16")
+    assert services["redis"]["image"].startswith("redis:7")
+
+
+def test_postgres_has_a_readiness_healthcheck(services):
+    test = services["postgres"]["healthcheck"]["test"]
+    assert "pg_isready" in (test if isinstance(test, str) else " ".join(test))
+
+
+@pytest.mark.parametrize("name", ["web", "worker"])
+def test_app_services_wait_for_migrate_and_postgres(services, name):
+    depends = services[name]["depends_on"]
+    assert depends["migrate"]["condition"] == "service_completed_successfully"
+    assert depends["postgres"]["condition"] == "service_healthy"
+
+
+def test_app_services_share_one_image_and_environment(services):
+    builds = {repr(services[name]["build"]) for name in APP_SERVICES}
+    assert len(builds) == 1
+    for name in APP_SERVICES:
+        env = services[name]["environment"]
+        assert env["DATABASE_URL"] == "postgres://postgres:postgres@postgres:5432/concerto"
+        assert env["CELERY_BROKER_URL"] == "redis://redis:6379/0"
+
+
+def test_web_serves_an_importable_wsgi_app(services):
+    argv = _argv(services["web"])
+    assert argv[0] == "gunicorn"
+    # The one positional argument that looks like `module.path[:attribute]`.
+    target = next(arg for arg in argv[1:] if re.fullmatch(r"[A-Za-z_][\w.]*(:\w+)?", arg))
+    module, _, attribute = target.partition(":")
+    application = getattr(importlib.import_module(module), attribute or "application")
+    assert callable(application)
+    assert "0.0.0.0:8000" in argv
+
+
+def test_worker_runs_the_project_celery_app(services):
+    argv = _argv(services["worker"])
+    assert argv[:1] == ["celery"] and "worker" in argv
+    app = find_app(argv[argv.index("-A") + 1])
+    assert isinstance(app, Celery)
+    assert app.conf.task_acks_late and app.conf.task_reject_on_worker_lost
+
+
+def test_migrate_runs_existing_management_commands(services):
+    steps = _shell_steps(services["migrate"])
+    named = [step[2] for step in steps if step[:2] == ["python", "manage.py"]]
+    assert named[:2] == ["migrate", "load_demo"]
+    assert set(named) <= set(get_commands())
+
+
+def test_the_dockerfile_installs_the_pinned_requirements(services):
+    build = services["web"]["build"]
+    context, dockerfile = (
+        (build, "Dockerfile")
+        if isinstance(build, str)
+        else (build.get("context", "."), build.get("dockerfile", "Dockerfile"))
+    )
+    text = (ROOT / context / dockerfile).read_text()
+    assert re.search(r"^FROM python:3\.11-slim", text, re.MULTILINE)
+    assert re.search(r"pip install .*-r requirements/base\.txt", text)
+    assert "COPY requirements/base.txt" in text
