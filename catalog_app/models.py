@@ -143,7 +143,7 @@ class Skill(models.Model):
     max_retries = models.PositiveSmallIntegerField(default=1, validators=[MaxValueValidator(100)])
     cost = models.PositiveIntegerField(null=True, blank=True, validators=[MaxValueValidator(MAX_COST)])
     # Null is "no preview", distinct from an empty one, so that a version reads back exactly.
-    preview = models.TextField(null=True, blank=True)
+    preview = models.TextField(null=True, blank=True)  # noqa: DJ001
 
     class Meta:
         ordering = ("version_id", "position")
@@ -179,6 +179,9 @@ class ModeInput(models.Model):
         ordering = ("mode_id", "position")
         constraints = (models.UniqueConstraint(fields=["mode", "element"], name="modeinput_unique_element"),)
 
+    def __str__(self) -> str:
+        return f"{self.mode} input {self.element_id}"
+
 
 class Outcome(models.Model):
     mode = models.ForeignKey(Mode, on_delete=models.CASCADE, related_name="outcomes")
@@ -204,6 +207,9 @@ class OutcomeOutput(models.Model):
         constraints = (
             models.UniqueConstraint(fields=["outcome", "element"], name="outcomeoutput_unique_element"),
         )
+
+    def __str__(self) -> str:
+        return f"{self.outcome} output {self.element_id}"
 
 
 class Intent(models.Model):

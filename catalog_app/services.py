@@ -11,7 +11,9 @@ from django.db import models, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from orchestrator.engine.compile import compile_catalog
 from orchestrator.engine.errors import Issue, SpecError
+from orchestrator.engine.pddl import domain_text
 from orchestrator.engine.spec import CatalogSpec
 from orchestrator.engine.spec_io import catalog_to_data
 from orchestrator.engine.validation import validate_catalog
@@ -131,13 +133,12 @@ def version_update(
 
 
 @transaction.atomic
-def version_promote(
-    *, version: CatalogVersion, user: AbstractBaseUser | None, compiled_domain: str = ""
-) -> CatalogVersion:
-    """Freeze a draft into the immutable version the live assistant runs."""
+def version_promote(*, version: CatalogVersion, user: AbstractBaseUser | None) -> CatalogVersion:
+    """Freeze a draft, with its compiled domain, into the immutable version the live assistant runs."""
     version = version_check_editable(version=version)
-    version.frozen_spec = catalog_to_data(version_spec(version=version))
-    version.compiled_domain = compiled_domain
+    spec = version_spec(version=version)
+    version.frozen_spec = catalog_to_data(spec)
+    version.compiled_domain = domain_text(compile_catalog(spec))
     version.status = VersionStatus.PROMOTED
     version.promoted_by = user
     version.promoted_at = timezone.now()

@@ -84,6 +84,28 @@ class Unsolvable:
 PlanResult = Plan | Unsolvable
 
 
+def just_in_time(steps: list[GroundAction]) -> list[GroundAction]:
+    """Move each question and consent to just before the first step that uses it.
+
+    Any order the planner returns is valid, but a user should be asked for consent to share with
+    the loan service when the loan is submitted, not first thing. Facts are only ever added, so
+    producing one later, still before its first use, keeps the plan valid and its cost.
+    """
+    deferred: list[GroundAction] = []
+    ordered: list[GroundAction] = []
+    for index, step in enumerate(steps):
+        later = steps[index + 1:]
+        if step.kind != "skill" and any(f in s.pre for s in later for f in step.add):
+            deferred.append(step)
+            continue
+        if step.kind == "skill":
+            used = [d for d in deferred if any(f in step.pre for f in d.add)]
+            ordered += used
+            deferred = [d for d in deferred if d not in used]
+        ordered.append(step)
+    return ordered + deferred
+
+
 class Planner:
     """Plans for one compiled catalog version; safe to share between threads."""
 
@@ -137,7 +159,8 @@ class Planner:
         found = run_search(sas, self.search)
         if found is None:  # cannot happen when reachability says yes; kept as a safeguard
             return self._unsolvable(goal, open_goals, set(enabled), facts, state)
-        return Plan(steps=tuple(Step.of(actions[chosen[i]]) for i in found if i < len(chosen)))
+        steps = [actions[chosen[i]] for i in found if i < len(chosen)]  # the rest are goal helpers
+        return Plan(steps=tuple(Step.of(a) for a in just_in_time(steps)))
 
     def _enabled(self, state: PlanningState) -> list[int]:
         blocked: set[int] = set()

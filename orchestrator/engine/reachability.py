@@ -16,7 +16,9 @@ from .ground import GroundAction
 from .task import ASK, Fact
 
 
-def reachable(actions: Sequence[GroundAction], enabled: Iterable[int], init: set[Fact]) -> tuple[set[Fact], list[int]]:
+def reachable(
+    actions: Sequence[GroundAction], enabled: Iterable[int], init: set[Fact]
+) -> tuple[set[Fact], list[int]]:
     """Facts reachable from `init` and the enabled actions whose preconditions all are."""
     waiting: dict[int, int] = {}
     users: dict[Fact, list[int]] = {}
@@ -47,7 +49,9 @@ def reachable(actions: Sequence[GroundAction], enabled: Iterable[int], init: set
     return facts, fired
 
 
-def relevant(actions: Sequence[GroundAction], candidates: Iterable[int], goal: set[Fact], init: set[Fact]) -> tuple[set[Fact], list[int]]:
+def relevant(
+    actions: Sequence[GroundAction], candidates: Iterable[int], goal: set[Fact], init: set[Fact]
+) -> tuple[set[Fact], list[int]]:
     """Backward from the goal: actions that add a fact some relevant fact needs."""
     producers: dict[Fact, list[int]] = {}
     for i in candidates:

@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from django.core.management.base import CommandError
+from django.core.management.base import CommandError, CommandParser
 
+from catalog_app.models import CatalogVersion, Workspace
+from catalog_app.selectors import catalog_get, version_get, version_latest
+from catalog_app.services import DEFAULT_WORKSPACE
 from orchestrator.engine.errors import ConcertoError, SpecError
 
 
@@ -23,3 +26,22 @@ def user_errors(what: str = "") -> Iterator[None]:
         raise CommandError("\n".join(lines)) from None
     except ConcertoError as exc:
         raise CommandError(f"{head}{exc}") from None
+
+
+def add_version_arguments(parser: CommandParser) -> None:
+    parser.add_argument("slug", help="the catalog's slug")
+    parser.add_argument("--number", type=int, default=None, help="version number (default: latest)")
+    parser.add_argument("--workspace", default=DEFAULT_WORKSPACE, help="workspace slug")
+
+
+def resolve_version(*, slug: str, number: int | None, workspace: str) -> CatalogVersion:
+    """The version a command names (the latest by default), or a CommandError saying why not."""
+    space = Workspace.objects.filter(slug=workspace).first()
+    if space is None:
+        raise CommandError(f"unknown workspace '{workspace}'")
+    with user_errors():
+        catalog = catalog_get(workspace=space, slug=slug)
+        version = version_latest(catalog=catalog) if number is None else version_get(catalog=catalog, number=number)
+    if version is None:
+        raise CommandError(f"{slug}: the catalog has no version")
+    return version

@@ -135,3 +135,9 @@ def test_fast_path_costs_equal_the_reference_paths(banking):
             fast = planner.plan(intent.goal, state).cost
             assert fast == oneshot_plan_cost(compiled, intent.goal, state), intent.name
             assert fast == run_driver(domain_text(compiled, state), problem_text(compiled, intent.goal, state))
+
+
+def test_questions_and_consent_come_just_before_their_use(banking_planner):
+    lines = banking_planner.plan(LOAN).lines
+    assert lines[lines.index("credit_score = credit_check(ssn)") - 1] == "authorize(credit_check)"
+    assert lines.index("authorize(submit_loan)") > lines.index("credit_score = credit_check(ssn)")

@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from catalog_app.management.commands._io import add_version_arguments, resolve_version, user_errors
+from catalog_app.selectors import version_spec
+from orchestrator.engine.compile import intent_goal
+from orchestrator.planning import goal_problem_pddl, version_domain_pddl
+
+
+class Command(BaseCommand):
+    help = "Write a catalog version's PDDL domain (and an intent's problem) into a folder."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        add_version_arguments(parser)
+        parser.add_argument("--intent", help="also write problem.pddl for this intent")
+        parser.add_argument("--out", required=True, help="folder for domain.pddl and problem.pddl")
+
+    def handle(self, *args: Any, slug: str, number: int | None, workspace: str, intent: str | None,
+               out: str, **options: Any) -> None:
+        version = resolve_version(slug=slug, number=number, workspace=workspace)
+        folder = Path(out)
+        with user_errors(slug):
+            domain = version_domain_pddl(version=version)
+            problem = None
+            if intent:
+                goal = intent_goal(version_spec(version=version), intent)
+                problem = goal_problem_pddl(version=version, goal=goal, name=f"{slug}-{intent}")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "domain.pddl").write_text(domain)
+            written = [folder / "domain.pddl"]
+            if problem is not None:
+                (folder / "problem.pddl").write_text(problem)
+                written.append(folder / "problem.pddl")
+        except OSError as exc:
+            raise CommandError(f"cannot write to {folder}: {exc.strerror}") from None
+        for path in written:
+            self.stdout.write(f"wrote {path}")

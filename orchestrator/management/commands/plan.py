@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from catalog_app.management.commands._io import add_version_arguments, resolve_version, user_errors
+from orchestrator.engine.task import PlanningState
+from orchestrator.planning import intent_plan, parse_cannot
+
+
+def _names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+class Command(BaseCommand):
+    help = "Print the optimal plan of an intent, as readable lines, and its cost."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        add_version_arguments(parser)
+        parser.add_argument("--intent", required=True)
+        parser.add_argument("--known", default="", help="elements already known: a,b,c")
+        parser.add_argument("--cannot", default="",
+                            help="what cannot be established: ask:email,lookup_customer-m1:name")
+
+    def handle(self, *args: Any, slug: str, number: int | None, workspace: str, intent: str, known: str,
+               cannot: str, **options: Any) -> None:
+        version = resolve_version(slug=slug, number=number, workspace=workspace)
+        with user_errors(slug):
+            state = PlanningState.of(known=_names(known), cannot_establish=parse_cannot(_names(cannot)))
+            result = intent_plan(version=version, intent=intent, state=state).result
+        if not result.solved:
+            raise CommandError(f"{slug}: intent {intent}: {result.message}")
+        for number_, line in enumerate(result.lines, start=1):
+            self.stdout.write(f"{number_:>3}. {line}")
+        self.stdout.write(f"cost: {result.cost}")
