@@ -14,3 +14,11 @@ BANKING_YAML = ROOT / "catalog_app" / "demo" / "banking.yaml"
 @pytest.fixture(scope="session")
 def banking_spec() -> CatalogSpec:
     return load_catalog(BANKING_YAML.read_text())
+
+
+def database_url() -> str:
+    """The URL of the database the tests run on, for a subprocess (a worker, a command) to share."""
+    from django.db import connection
+
+    db = connection.settings_dict
+    return f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"

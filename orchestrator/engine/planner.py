@@ -100,7 +100,7 @@ def just_in_time(steps: list[GroundAction]) -> list[GroundAction]:
             continue
         if step.kind == "skill":
             used = [d for d in deferred if any(f in step.pre for f in d.add)]
-            ordered += used
+            ordered += sorted(used, key=lambda d: d.kind == "authorize")  # consent last, right before use
             deferred = [d for d in deferred if d not in used]
         ordered.append(step)
     return ordered + deferred
