@@ -8,7 +8,13 @@ from orchestrator.engine import spec as schema
 from orchestrator.engine.errors import UnknownName
 from orchestrator.engine.spec import CatalogSpec
 
-from .models import Catalog, CatalogVersion, Element, Intent, Mode, Skill, VersionStatus, Workspace
+from .models import Catalog, CatalogVersion, Element, Intent, Membership, Mode, Skill, VersionStatus, Workspace
+
+
+def workspace_for_user(*, user: object) -> Workspace | None:
+    """The workspace a user works in: that of their first membership (None without one)."""
+    membership = Membership.objects.filter(user=user).select_related("workspace").order_by("pk").first()
+    return membership.workspace if membership else None
 
 
 def catalog_list(*, workspace: Workspace) -> QuerySet[Catalog]:

@@ -1,7 +1,62 @@
-"""The one NinjaAPI of the project, mounted at /api/v1/. Each app adds its Router here."""
+"""The one NinjaAPI of the project, mounted at /api/v1/. Each app adds its Router here.
 
+Every error answer has the same shape, {"detail": str, "errors": [{"path", "message"}]}, so a
+client shows one kind of message whatever went wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI
+from ninja.errors import HttpError, ValidationError
+
+from catalog_app.api import router as catalog_router
+from orchestrator.engine.errors import ConcertoError, Issue, SpecError
 
 api = NinjaAPI(title="Concerto API", version="1", urls_namespace="api", docs_url="/docs")
 
-# Routers are mounted here, e.g. `api.add_router("/catalogs", catalog_router)`.
+api.add_router("/catalogs", catalog_router)
+
+
+def _error(request: HttpRequest, status: int, detail: str, issues: Iterable[Issue] = ()) -> HttpResponse:
+    errors = [{"path": issue.path, "message": issue.message} for issue in issues]
+    return api.create_response(request, {"detail": detail, "errors": errors}, status=status)
+
+
+def _request_path(loc: Iterable[int | str]) -> str:
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+@api.exception_handler(ValidationError)
+def _invalid_request(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    issues = []
+    for error in exc.errors:
+        loc = list(error.get("loc", ()))
+        # ninja puts the body parameter's own name second (body.payload.intent); the client
+        # never sees that name, so the path drops it.
+        if len(loc) > 1 and loc[0] == "body":
+            del loc[1]
+        issues.append(Issue(_request_path(loc), error.get("msg", "invalid value")))
+    return _error(request, 422, "invalid request", issues)
+
+
+@api.exception_handler(SpecError)
+def _spec_error(request: HttpRequest, exc: SpecError) -> HttpResponse:
+    count = len(exc.issues)
+    return _error(request, 422, f"the catalog has {count} problem{'s' if count != 1 else ''}", exc.issues)
+
+
+@api.exception_handler(ConcertoError)
+def _user_error(request: HttpRequest, exc: ConcertoError) -> HttpResponse:
+    # An error raised for one request field carries that field as `path` (catalog_app.api.FieldError).
+    return _error(request, 422, str(exc), [Issue(getattr(exc, "path", ""), str(exc))])
+
+
+@api.exception_handler(HttpError)
+def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    return _error(request, exc.status_code, str(exc))

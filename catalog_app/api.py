@@ -1,0 +1,322 @@
+"""The catalog API under /api/v1/catalogs: list, import, export, PDDL and plans.
+
+Every endpoint works in the caller's workspace; a catalog of another workspace does not exist
+for them (404). Errors the caller can fix come back as {"detail", "errors": [{"path", "message"}]}
+through the handlers in `config.api`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Literal
+
+from django.conf import settings
+from django.contrib.auth import authenticate
+from django.http import HttpRequest, HttpResponse
+from ninja import Query, Router, Schema, Status
+from ninja.errors import HttpError
+from ninja.security import HttpBasicAuth
+from ninja.security import SessionAuth as NinjaSessionAuth
+from pydantic import ConfigDict, Field, model_validator
+
+from orchestrator.engine.compile import intent_goal
+from orchestrator.engine.errors import ConcertoError, SpecError, UnknownName
+from orchestrator.engine.planner import PlanResult, Unsolvable
+from orchestrator.engine.spec import Goal
+from orchestrator.engine.spec_io import MAX_SPEC_BYTES, Format, dump_catalog, load_catalog
+from orchestrator.engine.task import PlanningState
+from orchestrator.planning import (
+    goal_plan,
+    goal_problem_pddl,
+    intent_plan,
+    parse_cannot,
+    version_domain_pddl,
+    version_planner,
+)
+
+from .models import Catalog, CatalogVersion, Workspace
+from .selectors import (
+    catalog_get,
+    catalog_list,
+    version_get,
+    version_latest,
+    version_live,
+    version_spec,
+    workspace_for_user,
+)
+from .services import catalog_import
+
+CONTENT_TYPES: dict[str, str] = {"yaml": "application/yaml", "json": "application/json"}
+_TEXT = {"schema": {"type": "string"}}
+
+
+# --- authentication -----------------------------------------------------------------------------
+
+
+class BasicAuth(HttpBasicAuth):
+    """HTTP basic auth against Django's users, for scripts."""
+
+    def authenticate(self, request: HttpRequest, username: str, password: str) -> Any:
+        user = authenticate(request, username=username, password=password)
+        return user if user is not None and user.is_active else None
+
+
+class SessionAuth(NinjaSessionAuth):
+    """Django's session, with CSRF checked only when there is a session to protect.
+
+    ninja checks CSRF before looking at the user, so a script without cookies would get a
+    CSRF 403 instead of the 401 that tells it to authenticate.
+    """
+
+    def _get_key(self, request: HttpRequest) -> str | None:
+        if settings.SESSION_COOKIE_NAME not in request.COOKIES:
+            return None
+        return super()._get_key(request)
+
+
+router = Router(tags=["catalogs"], auth=[BasicAuth(), SessionAuth()])
+
+
+# --- schemas ------------------------------------------------------------------------------------
+
+
+class IssueOut(Schema):
+    path: str
+    message: str
+
+
+class ErrorOut(Schema):
+    detail: str
+    errors: list[IssueOut] = []
+
+
+class CatalogOut(Schema):
+    slug: str
+    title: str
+    latest_version: int | None
+    latest_status: str | None
+    live_version: int | None
+
+
+class ImportOut(Schema):
+    slug: str
+    version: int
+    status: str
+
+
+class PddlOut(Schema):
+    domain: str
+    problem: str | None
+
+
+class GoalIn(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+    known: list[str] = []
+    done: list[str] = Field(default=[], description="`skill` or `skill.mode` references to have run")
+
+
+class PlanIn(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+    intent: str | None = None
+    goal: GoalIn | None = None
+    known: list[str] = Field(default=[], description="elements whose values are already known")
+    cannot: list[str] = Field(default=[], description="OPERATION:ELEMENT, e.g. ask:email or lookup_customer-m1:name")
+    version: int | None = Field(default=None, description="version number; the latest when left out")
+
+    @model_validator(mode="after")
+    def _one_target(self) -> PlanIn:
+        if (self.intent is None) == (self.goal is None):
+            raise ValueError("give exactly one of 'intent' and 'goal'")
+        return self
+
+
+class StepOut(Schema):
+    kind: str
+    line: str
+    skill: str
+    args: list[str]
+    outputs: list[str]
+    cost: int
+
+
+class BlockerOut(Schema):
+    element: str
+    reason: str
+
+
+class PlanOut(Schema):
+    solved: bool
+    cost: int | None
+    steps: list[StepOut]
+    message: str | None
+    blockers: list[BlockerOut]
+
+
+# --- endpoints ----------------------------------------------------------------------------------
+
+
+@router.get("/", response=list[CatalogOut], summary="List the catalogs of your workspace")
+def catalogs_list(request: HttpRequest) -> list[CatalogOut]:
+    catalogs = catalog_list(workspace=_workspace(request))
+    return [_catalog_out(catalog) for catalog in catalogs]
+
+
+@router.post(
+    "/import",
+    response={201: ImportOut, 413: ErrorOut, 422: ErrorOut},
+    summary="Import a catalog spec as a new draft version",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "description": "The catalog spec: JSON with Content-Type application/json, YAML otherwise.",
+            "content": {"application/yaml": _TEXT, "application/json": {"schema": {"type": "object"}}},
+        }
+    },
+)
+def catalogs_import(request: HttpRequest) -> Status[ImportOut]:
+    # Refused on the declared size before the body is read into memory.
+    declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    if declared > MAX_SPEC_BYTES:
+        raise HttpError(413, f"the catalog is {declared:,} bytes; the limit is {MAX_SPEC_BYTES:,} bytes")
+    fmt: Format = "json" if request.content_type.endswith("json") else "yaml"
+    spec = load_catalog(request.body, fmt)
+    version = catalog_import(workspace=_workspace(request), spec=spec, user=request.auth)
+    return Status(201, ImportOut(slug=version.catalog.slug, version=version.number, status=version.status))
+
+
+@router.get(
+    "/{slug}/export",
+    response={200: str, 404: ErrorOut},
+    summary="Export a version as YAML or JSON",
+    openapi_extra={"responses": {200: {"content": {t: _TEXT for t in CONTENT_TYPES.values()}}}},
+)
+def catalogs_export(
+    request: HttpRequest,
+    slug: str,
+    fmt: Literal["yaml", "json"] = Query("yaml", alias="format"),
+    version: int | None = None,
+) -> HttpResponse:
+    found = _version(request, slug, version)
+    response = HttpResponse(dump_catalog(version_spec(version=found), fmt), content_type=CONTENT_TYPES[fmt])
+    response["Content-Disposition"] = f'inline; filename="{slug}-v{found.number}.{fmt}"'
+    return response
+
+
+@router.get("/{slug}/pddl", response={200: PddlOut, 404: ErrorOut, 422: ErrorOut}, summary="PDDL of a version")
+def catalogs_pddl(
+    request: HttpRequest,
+    slug: str,
+    version: int | None = None,
+    intent: str | None = None,
+    known: str = Query("", description="comma-separated elements already known"),
+) -> PddlOut:
+    found = _version(request, slug, version)
+    problem = None
+    if intent:
+        with _at("intent"):
+            goal = intent_goal(version_spec(version=found), intent)
+        names = [name.strip() for name in known.split(",") if name.strip()]
+        _check_known(found, names, "known")
+        state = PlanningState.of(known=names)
+        problem = goal_problem_pddl(version=found, goal=goal, state=state, name=intent)
+    return PddlOut(domain=version_domain_pddl(version=found), problem=problem)
+
+
+@router.post("/{slug}/plan", response={200: PlanOut, 404: ErrorOut, 422: ErrorOut}, summary="Plan for a goal")
+def catalogs_plan(request: HttpRequest, slug: str, payload: PlanIn) -> PlanOut:
+    found = _version(request, slug, payload.version)
+    _check_known(found, payload.known, "known")
+    with _at("cannot"):
+        state = PlanningState.of(known=payload.known, cannot_establish=parse_cannot(payload.cannot))
+        _check_cannot(found, state)
+    if payload.goal is None:  # the schema lets through exactly one of intent and goal
+        with _at("intent"):
+            result = intent_plan(version=found, intent=payload.intent or "", state=state).result
+    else:
+        with _at("goal"):
+            goal = Goal(known=tuple(payload.goal.known), done=tuple(payload.goal.done))
+            result = goal_plan(version=found, goal=goal, state=state).result
+    return _plan_out(result)
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+class FieldError(ConcertoError):
+    """A request field that names something the catalog lacks; `path` is the field."""
+
+    def __init__(self, path: str, message: str):
+        self.path = path
+        super().__init__(message)
+
+
+@contextmanager
+def _at(path: str) -> Iterator[None]:
+    """Report a user error raised inside the block as a fault of the request field `path`."""
+    try:
+        yield
+    except SpecError:
+        raise
+    except ConcertoError as exc:
+        raise FieldError(path, str(exc)) from exc
+
+
+def _workspace(request: HttpRequest) -> Workspace:
+    workspace = workspace_for_user(user=request.auth)
+    if workspace is None:
+        raise HttpError(403, "you are not a member of any workspace")
+    return workspace
+
+
+def _version(request: HttpRequest, slug: str, number: int | None) -> CatalogVersion:
+    """Version `number` of the caller's catalog `slug`, else its latest; 404 when there is none."""
+    try:
+        catalog = catalog_get(workspace=_workspace(request), slug=slug)
+        found = version_latest(catalog=catalog) if number is None else version_get(catalog=catalog, number=number)
+    except UnknownName as exc:
+        raise HttpError(404, str(exc)) from exc
+    if found is None:
+        raise HttpError(404, f"catalog '{slug}' has no versions")
+    return found
+
+
+def _check_known(version: CatalogVersion, names: list[str], path: str) -> None:
+    elements = version_planner(version=version).domain.ontology.elements
+    for i, name in enumerate(names):
+        if name not in elements:
+            raise FieldError(f"{path}[{i}]", str(UnknownName("element", name, list(elements))))
+
+
+def _check_cannot(version: CatalogVersion, state: PlanningState) -> None:
+    domain = version_planner(version=version).domain
+    for operation, name in state.cannot_establish:
+        if operation not in domain.operations:
+            raise UnknownName("operation", operation, list(domain.operations))
+        if name not in domain.ontology.elements:
+            raise UnknownName("element", name, list(domain.ontology.elements))
+
+
+def _catalog_out(catalog: Catalog) -> CatalogOut:
+    latest, live = version_latest(catalog=catalog), version_live(catalog=catalog)
+    return CatalogOut(
+        slug=catalog.slug,
+        title=catalog.title,
+        latest_version=latest.number if latest else None,
+        latest_status=latest.status if latest else None,
+        live_version=live.number if live else None,
+    )
+
+
+def _plan_out(result: PlanResult) -> PlanOut:
+    if isinstance(result, Unsolvable):
+        blockers = [BlockerOut(element=b.element, reason=b.reason) for b in result.blockers]
+        return PlanOut(solved=False, cost=None, steps=[], message=result.message, blockers=blockers)
+    steps = [
+        StepOut(kind=s.kind, line=s.line, skill=s.skill or s.name, args=list(s.args), outputs=list(s.outputs),
+                cost=s.cost)
+        for s in result.steps
+    ]
+    return PlanOut(solved=True, cost=result.cost, steps=steps, message=None, blockers=[])
