@@ -6,19 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from catalog_app.models import Workspace
-from catalog_app.services import user_create, workspace_get_or_create_default
+from catalog_app.services import user_create
 from orchestrator.engine.spec import CatalogSpec
 from orchestrator.engine.spec_io import load_catalog, parse_catalog
 
 from .specs import EVERY_FIELD
 
 DEMO = Path(__file__).resolve().parents[3] / "catalog_app" / "demo" / "banking.yaml"
-
-
-@pytest.fixture
-def workspace(db) -> Workspace:
-    return workspace_get_or_create_default()
 
 
 @pytest.fixture

@@ -8,15 +8,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from catalog_app.services import catalog_import, workspace_get_or_create_default
 from tests.conftest import ROOT, database_url
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def banking(banking_spec):
-    return catalog_import(workspace=workspace_get_or_create_default(), spec=banking_spec)
 
 
 def test_plan_prints_lines_and_cost(banking, capsys):
