@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from .errors import UnknownName
+from .errors import ConcertoError, UnknownName
 from .ontology import Ontology
 from .spec import CatalogSpec, Goal, Skill
 from .task import ASK
@@ -148,7 +148,7 @@ def check_goal(domain: Domain, goal: Goal) -> None:
     for ref in goal.done:
         goal_operations(domain, ref)
     if not goal.known and not goal.done:
-        raise UnknownName("goal", "(empty)")
+        raise ConcertoError("the goal names nothing: give elements to know and/or skills to have run")
 
 
 def intent_goal(spec: CatalogSpec, intent: str) -> Goal:

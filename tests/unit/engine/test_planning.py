@@ -141,3 +141,10 @@ def test_questions_and_consent_come_just_before_their_use(banking_planner):
     lines = banking_planner.plan(LOAN).lines
     assert lines[lines.index("credit_score = credit_check(ssn)") - 1] == "authorize(credit_check)"
     assert lines.index("authorize(submit_loan)") > lines.index("credit_score = credit_check(ssn)")
+
+
+def test_an_empty_goal_is_refused(banking_planner):
+    from orchestrator.engine.errors import ConcertoError
+
+    with pytest.raises(ConcertoError, match="the goal names nothing"):
+        banking_planner.plan(Goal())
