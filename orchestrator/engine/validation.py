@@ -20,7 +20,7 @@ RESERVED = frozenset(
     precondition effect objects init goal metric minimize maximize total-cost and or not imply
     exists forall when either object number increase decrease assign element skill operation ask
     authorize known askable sensitive authorized done cannot_establish
-    """.split()  # noqa: SIM905 (a word list reads best as words)
+    """.split()
 )
 
 FORMAT_KINDS = ("email", "number", "money", "date", "phone", "text")

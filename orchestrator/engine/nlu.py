@@ -1,0 +1,196 @@
+"""Understanding an utterance: which intent it asks for, which control act it is, which values it gives.
+
+The intent classifier is pluggable (`IntentClassifier`); the default is TF-IDF over the catalog's
+example utterances, pure Python, with no model to download.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Protocol
+
+from .spec import CatalogSpec, Element
+
+STOPWORDS = frozenset(
+    "a an the i i'd i'm me my to for of and or please can could would like want need some is it be do you "
+    "your with on in at this that how what".split()
+)
+TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def tokens(text: str) -> list[str]:
+    words = TOKEN.findall(text.lower())
+    return [_stem(w) for w in words if w not in STOPWORDS]
+
+
+def _stem(word: str) -> str:
+    # Enough for "loans" ~ "loan", "applying" ~ "apply": examples and users differ in such endings.
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+@dataclass(frozen=True)
+class IntentGuess:
+    intent: str
+    score: float  # 0..1
+
+
+class IntentClassifier(Protocol):
+    def fit(self, examples: dict[str, Sequence[str]]) -> None: ...
+
+    def rank(self, utterance: str) -> list[IntentGuess]: ...
+
+
+class TfidfClassifier:
+    """Cosine similarity between the utterance and each intent's examples, best example wins."""
+
+    def __init__(self) -> None:
+        self.idf: dict[str, float] = {}
+        self.vectors: list[tuple[str, dict[str, float]]] = []
+
+    def fit(self, examples: dict[str, Sequence[str]]) -> None:
+        docs = [(intent, Counter(tokens(text))) for intent, texts in examples.items() for text in texts]
+        df = Counter(word for _, counts in docs for word in counts)
+        n = len(docs)
+        self.idf = {word: math.log((1 + n) / (1 + count)) + 1 for word, count in df.items()}
+        self.vectors = [(intent, self._vector(counts)) for intent, counts in docs if counts]
+
+    def _vector(self, counts: Counter[str]) -> dict[str, float]:
+        weights = {w: c * self.idf.get(w, 0.0) for w, c in counts.items()}
+        norm = math.sqrt(sum(v * v for v in weights.values())) or 1.0
+        return {w: v / norm for w, v in weights.items() if v}
+
+    def rank(self, utterance: str) -> list[IntentGuess]:
+        query = self._vector(Counter(tokens(utterance)))
+        best: dict[str, float] = {}
+        for intent, vector in self.vectors:
+            score = sum(weight * vector.get(word, 0.0) for word, weight in query.items())
+            best[intent] = max(best.get(intent, 0.0), score)
+        return sorted((IntentGuess(i, s) for i, s in best.items()), key=lambda g: -g.score)
+
+
+# Control acts: the conversation's own moves, the same for every catalog.
+CONTROL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("stop", re.compile(r"^\s*(stop|cancel|never ?mind|forget it|quit|abort)\b", re.I)),
+    ("what", re.compile(r"\bwhat (did|have) you (do|done)\b|\bsummar", re.I)),
+    ("how", re.compile(r"\bhow did you (get|find|know|obtain)\b", re.I)),
+    ("why", re.compile(r"\bwhy did you (need|ask|want|use)\b|\bwhy\b.*\?", re.I)),
+    ("help", re.compile(r"^\s*(help|what can you do)\b", re.I)),
+    ("yes", re.compile(r"^\s*(yes|yeah|yep|sure|ok(ay)?|go ahead|i agree|agreed|of course)\b", re.I)),
+    ("no", re.compile(r"^\s*(no|nope|nah|i don'?t|do not|don'?t|i disagree|rather not)\b", re.I)),
+)
+
+DONT_KNOW = re.compile(r"\b(don'?t|do not) (know|have|remember)\b|\bno idea\b|\bcan'?t (tell|give|find)\b", re.I)
+
+
+def control_act(utterance: str) -> str | None:
+    for act, pattern in CONTROL_PATTERNS:
+        if pattern.search(utterance):
+            return act
+    return None
+
+
+def mentioned_element(utterance: str, spec: CatalogSpec) -> str | None:
+    """The element a "how"/"why" question is about: its name or description words in the text."""
+    text = utterance.lower().replace("_", " ")
+    for element in sorted(spec.elements, key=lambda e: -len(e.name)):
+        if element.name.replace("_", " ") in text:
+            return element.name
+    return None
+
+
+# --- Values by format -------------------------------------------------------------------------------
+
+EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
+MONEY = re.compile(r"(?<![\w.])\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s?(k|m|thousand|million)?\b", re.I)
+NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
+ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+PHONE = re.compile(r"\+?\d[\d\s().-]{6,}\d")
+MULTIPLIERS = {"k": 1_000, "thousand": 1_000, "m": 1_000_000, "million": 1_000_000}
+
+
+def extract_value(element: Element, utterance: str, whole_answer: bool = False) -> str | None:
+    """A value for `element` in `utterance`, by the element's format, or None.
+
+    `whole_answer` is set when the utterance answers a question about this element: then a
+    free-text element takes the whole answer.
+    """
+    fmt = element.format or "text"
+    if fmt == "email":
+        match = EMAIL.search(utterance)
+        return match.group(0).lower() if match else None
+    if fmt == "money":
+        return _money(utterance)
+    if fmt == "number":
+        match = NUMBER.search(utterance)
+        return match.group(0) if match else None
+    if fmt == "date":
+        return _date(utterance)
+    if fmt == "phone":
+        match = PHONE.search(utterance)
+        return re.sub(r"[^\d+]", "", match.group(0)) if match else None
+    if fmt.startswith("regex:"):
+        return _regex(fmt.removeprefix("regex:"), utterance)
+    if fmt.startswith("enum:"):
+        options = [o.strip() for o in fmt.removeprefix("enum:").split("|") if o.strip()]
+        words = set(TOKEN.findall(utterance.lower()))
+        found = [o for o in options if o.lower() in words]
+        return found[0] if len(found) == 1 else None
+    return utterance.strip() if whole_answer and utterance.strip() else None
+
+
+def _money(utterance: str) -> str | None:
+    for match in MONEY.finditer(utterance):
+        whole, cents, scale = match.groups()
+        amount = float(whole.replace(",", "")) + (float(f"0.{cents}") if cents else 0.0)
+        amount *= MULTIPLIERS.get((scale or "").lower(), 1)
+        return f"{amount:.2f}"
+    return None
+
+
+def _date(utterance: str) -> str | None:
+    match = ISO_DATE.search(utterance)
+    if not match:
+        return None
+    try:
+        return date(*map(int, match.groups())).isoformat()
+    except ValueError:
+        return None
+
+
+def _regex(pattern: str, utterance: str) -> str | None:
+    # Patterns are written for the whole value (`^...$`); look for it inside the utterance too.
+    core = pattern.removeprefix("^").removesuffix("$")
+    whole = re.fullmatch(pattern, utterance.strip())
+    if whole:
+        return whole.group(0)
+    match = re.search(rf"(?<![\w-])(?:{core})(?![\w-])", utterance)
+    return match.group(0) if match else None
+
+
+def valid_value(element: Element, value: str) -> bool:
+    """Does `value` fit the element's format? (A value given for one thing must not break another.)"""
+    return extract_value(element, value, whole_answer=True) is not None
+
+
+def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = ()) -> dict[str, str]:
+    """Values the user volunteered, for elements with a format precise enough to spot in free text."""
+    skipped = set(skip)
+    values: dict[str, str] = {}
+    claimed: Counter[str] = Counter()
+    for element in spec.elements:
+        if element.name in skipped or not element.askable or element.format in (None, "text", "number"):
+            continue
+        value = extract_value(element, utterance)
+        if value is not None:
+            values[element.name] = value
+            claimed[value] += 1
+    # "$20,000" fits income and loan amount alike: unasked, it belongs to neither.
+    return {name: value for name, value in values.items() if claimed[value] == 1}

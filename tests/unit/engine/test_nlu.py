@@ -1,0 +1,117 @@
+"""The goal reasoning engine's understanding: intents, control acts and values by format."""
+
+import pytest
+
+from orchestrator.engine.nlu import (
+    TfidfClassifier,
+    control_act,
+    extract_value,
+    extract_values,
+    mentioned_element,
+    valid_value,
+)
+from orchestrator.engine.spec import Element
+
+# Paraphrases written apart from the catalog's examples: the classifier never sees them in training.
+HELD_OUT = {
+    "apply_loan": [
+        "I would like to get a loan",
+        "could you lend me money for a house",
+        "loan application please",
+        "I'm looking to borrow cash",
+        "I want a personal loan",
+    ],
+    "apply_credit_card": [
+        "I'd like to open a credit card",
+        "get me a platinum card",
+        "can I apply for a new credit card",
+        "I want to sign up for a card",
+    ],
+    "check_card_status": [
+        "what's happening with my card application",
+        "is my card application approved yet",
+        "status of my credit card please",
+        "check on my application for a card",
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def classifier(banking):
+    model = TfidfClassifier()
+    model.fit({intent.name: intent.examples for intent in banking.intents})
+    return model
+
+
+def test_held_out_paraphrase_accuracy(classifier):
+    cases = [(intent, text) for intent, texts in HELD_OUT.items() for text in texts]
+    right = [text for intent, text in cases if classifier.rank(text)[0].intent == intent]
+    accuracy = len(right) / len(cases)
+    print(f"TF-IDF intent accuracy on {len(cases)} held-out paraphrases: {accuracy:.0%}")
+    assert accuracy >= 0.8
+
+
+def test_unrelated_text_scores_low(classifier):
+    assert classifier.rank("the weather is lovely today")[0].score < 0.2
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("stop", "stop"),
+        ("cancel that please", "stop"),
+        ("yes, go ahead", "yes"),
+        ("no thanks", "no"),
+        ("what did you do?", "what"),
+        ("how did you get my address?", "how"),
+        ("why did you need my ssn", "why"),
+        ("help", "help"),
+        ("I'd like a loan", None),
+    ],
+)
+def test_control_acts(text, act):
+    assert control_act(text) == act
+
+
+def test_mentioned_element(banking):
+    assert mentioned_element("how did you get my credit score?", banking) == "credit_score"
+    assert mentioned_element("why did you need the ssn", banking) == "ssn"
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text", "value"),
+    [
+        ("email", "it's Ada.L@Example.com thanks", "ada.l@example.com"),
+        ("money", "about $25,000", "25000.00"),
+        ("money", "20k", "20000.00"),
+        ("money", "1.5 million", "1500000.00"),
+        ("number", "my score is 712", "712"),
+        ("date", "born 1990-02-28", "1990-02-28"),
+        ("date", "1990-02-30", None),
+        ("regex:^[0-9]{3}-[0-9]{2}-[0-9]{4}$", "sure, 123-45-6789", "123-45-6789"),
+        ("regex:^[0-9]{8,12}$", "account 12345678", "12345678"),
+        ("regex:^[0-9]{8,12}$", "account 1234", None),
+        ("enum:standard|gold|platinum", "a Gold one", "gold"),
+        ("enum:standard|gold|platinum", "gold or platinum", None),
+        ("phone", "call +1 (555) 010-9999", "+15550109999"),
+    ],
+)
+def test_values_by_format(fmt, text, value):
+    assert extract_value(Element(name="x", format=fmt), text) == value
+
+
+def test_free_text_only_as_an_answer():
+    element = Element(name="name")
+    assert extract_value(element, "Ada Lovelace") is None
+    assert extract_value(element, "Ada Lovelace", whole_answer=True) == "Ada Lovelace"
+
+
+def test_volunteered_values_skip_ambiguous_ones(banking):
+    values = extract_values(banking, "I'd like a loan, my email is ada@example.com, I earn $90,000")
+    assert values == {"email": "ada@example.com"}  # income and loan amount both fit the amount
+
+
+def test_valid_value(banking):
+    ssn = banking.element("ssn")
+    assert valid_value(ssn, "123-45-6789")
+    assert not valid_value(ssn, "12-345-6789")
