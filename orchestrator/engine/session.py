@@ -1,0 +1,113 @@
+"""The state of one conversation, as the execution manager keeps it between turns.
+
+Plain pydantic models: the Django side stores `model_dump(mode="json")` and reads it back with
+`SessionState.model_validate`, so a session survives restarts and moves between workers.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from .spec import Goal
+from .task import PlanningState
+
+Source = Literal["user", "skill", "document"]
+
+
+class Remembered(BaseModel):
+    """A value in the shared memory and where it came from."""
+
+    value: str
+    source: Source
+    skill: str | None = None  # the skill that gave it, when source is "skill"
+    step: int | None = None  # its step in the history, when source is "skill"
+
+
+class Execution(BaseModel):
+    """One skill call: `<inputs, skill, mode, outcome, outputs>`, and what had been planned."""
+
+    step: int
+    skill: str
+    mode: str
+    outcome: str
+    planned_outcome: str
+    inputs: dict[str, str]
+    outputs: dict[str, str]
+    explanation: dict[str, float] | None = None  # feature weights, if the skill explained itself
+
+
+class GoalFrame(BaseModel):
+    intent: str | None  # None for a goal given explicitly
+    goal: Goal
+
+
+class Pending(BaseModel):
+    """What the assistant is waiting for from the user."""
+
+    kind: Literal["ask", "consent", "extension"]
+    element: str | None = None  # ask: the element asked for
+    target: str | None = None  # consent: the skill (per skill) or element (per element)
+    elements: list[str] = Field(default_factory=list)  # consent: the sensitive values to share
+    intent: str | None = None  # extension: the intent offered
+
+
+class SessionState(BaseModel):
+    memory: dict[str, Remembered] = Field(default_factory=dict)
+    goals: list[GoalFrame] = Field(default_factory=list)  # a stack: the last is the current goal
+    history: list[Execution] = Field(default_factory=list)
+    failures: dict[str, int] = Field(default_factory=dict)  # "operation element" -> failed attempts
+    cannot_establish: list[tuple[str, str]] = Field(default_factory=list)
+    pruned: list[tuple[str, tuple[str, ...]]] = Field(default_factory=list)
+    authorized: list[str] = Field(default_factory=list)
+    done: list[str] = Field(default_factory=list)  # operations that have run
+    pending: Pending | None = None
+
+    # --- memory --------------------------------------------------------------------------------
+    def remember(self, element: str, value: str, source: Source, skill: str | None = None,
+                 step: int | None = None) -> None:
+        self.memory[element] = Remembered(value=value, source=source, skill=skill, step=step)
+
+    def value(self, element: str) -> str | None:
+        item = self.memory.get(element)
+        return item.value if item else None
+
+    # --- goals ---------------------------------------------------------------------------------
+    @property
+    def current(self) -> GoalFrame | None:
+        return self.goals[-1] if self.goals else None
+
+    def push(self, frame: GoalFrame) -> None:
+        self.goals.append(frame)
+
+    def pop(self) -> GoalFrame | None:
+        return self.goals.pop() if self.goals else None
+
+    # --- learning ------------------------------------------------------------------------------
+    def fail(self, operation: str, element: str, limit: int) -> bool:
+        """Count a failure of `operation` to establish `element`; True once it passes `limit`."""
+        key = f"{operation} {element}"
+        self.failures[key] = self.failures.get(key, 0) + 1
+        if self.failures[key] > limit and (operation, element) not in self.cannot_establish:
+            self.cannot_establish.append((operation, element))
+            return True
+        return False
+
+    def prune(self, action: str, args: tuple[str, ...]) -> None:
+        if (action, args) not in self.pruned:
+            self.pruned.append((action, args))
+
+    def authorize(self, target: str) -> None:
+        if target not in self.authorized:
+            self.authorized.append(target)
+
+    def planning_state(self) -> PlanningState:
+        """The initial state of the next planning call."""
+        return PlanningState.of(
+            known=set(self.memory),
+            authorized=set(self.authorized),
+            cannot_establish=set(self.cannot_establish),
+            pruned=set(self.pruned),
+            done=set(self.done),
+        )
