@@ -144,6 +144,9 @@ class Skill(models.Model):
     cost = models.PositiveIntegerField(null=True, blank=True, validators=[MaxValueValidator(MAX_COST)])
     # Null is "no preview", distinct from an empty one, so that a version reads back exactly.
     preview = models.TextField(null=True, blank=True)  # noqa: DJ001
+    # Declared behaviour of a `sim:` skill (the engine's Simulation) as JSON text: jsonb would
+    # reorder its keys, and an exported catalog must read as it was authored.
+    simulation = models.TextField(blank=True)
 
     class Meta:
         ordering = ("version_id", "position")

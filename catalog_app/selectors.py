@@ -98,6 +98,7 @@ def _skill_spec(row: Skill) -> schema.Skill:
         max_retries=row.max_retries,
         cost=row.cost,
         preview=row.preview,
+        simulation=schema.Simulation.model_validate_json(row.simulation) if row.simulation else None,
         modes=tuple(_mode_spec(m) for m in row.modes.all()),
     )
 

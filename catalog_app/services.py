@@ -215,6 +215,7 @@ def _rows_create(version: CatalogVersion, spec: CatalogSpec) -> None:
             max_retries=s.max_retries,
             cost=s.cost,
             preview=s.preview,
+            simulation=s.simulation.model_dump_json(exclude_defaults=True) if s.simulation else "",
         )
         for i, s in enumerate(spec.skills)
     ]

@@ -42,6 +42,29 @@ class Mode(_Strict):
     outcomes: tuple[Outcome, ...] = Field(min_length=1)
 
 
+class SimRule(_Strict):
+    """When the inputs match `when`, a simulated skill answers with this rule's result.
+
+    `when` maps an input element to a value, `*` (any value), or a comparison such as `<600`.
+    """
+
+    when: dict[str, str] = Field(default_factory=dict)
+    result: Literal["outcome", "invalid", "unfeasible", "timeout"] = "outcome"
+    outcome: str | None = None  # for result "outcome"
+    element: str | None = None  # for result "unfeasible": the input value that cannot work
+    values: dict[str, str] = Field(default_factory=dict)  # output values that differ under this rule
+    message: str = ""
+
+
+class Simulation(_Strict):
+    """Declared behaviour of a built-in simulated (`sim:`) skill, for the demo and for tests."""
+
+    values: dict[str, str] = Field(default_factory=dict)  # output element -> value
+    rules: tuple[SimRule, ...] = ()  # the first rule that matches wins
+    weights: dict[str, float] = Field(default_factory=dict)  # else an outcome drawn by weight
+    explanation: dict[str, float] | None = None  # feature weights returned with the outputs
+
+
 class Skill(_Strict):
     name: str
     description: str = ""
@@ -50,6 +73,7 @@ class Skill(_Strict):
     cost: int | None = Field(default=None, ge=0, le=10_000)
     preview: str | None = None
     modes: tuple[Mode, ...] = Field(min_length=1)
+    simulation: Simulation | None = None
 
     def mode_names(self) -> list[str]:
         """Mode names with defaults filled in: explicit names, else m1, m2, ..."""

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 
 from .errors import Issue
-from .spec import CatalogSpec, Element
+from .spec import CatalogSpec, Element, Skill
 
 IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]*$")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
@@ -105,6 +105,32 @@ def check_done_ref(spec: CatalogSpec, ref: str, path: str) -> list[Issue]:
     return []
 
 
+def _check_simulation(skill: Skill, elements: set[str], path: str) -> list[Issue]:
+    sim = skill.simulation
+    if sim is None:
+        return []
+    issues: list[Issue] = []
+    outcomes = {o.name for mode in skill.modes for o in mode.outcomes}
+    for key in sim.values:  # `element`, or `outcome.element` for a value only that outcome gives
+        outcome, _, name = key.rpartition(".")
+        if name not in elements:
+            issues.append(Issue(f"{path}.simulation.values.{key}", f"unknown element '{name}'"))
+        elif outcome and outcome not in outcomes:
+            issues.append(Issue(f"{path}.simulation.values.{key}", f"skill '{skill.name}' has no outcome '{outcome}'"))
+    for name in sim.weights:
+        if name not in outcomes:
+            issues.append(Issue(f"{path}.simulation.weights.{name}", f"skill '{skill.name}' has no outcome '{name}'"))
+    for r, rule in enumerate(sim.rules):
+        rpath = f"{path}.simulation.rules[{r}]"
+        for field, names in (("when", rule.when), ("values", rule.values)):
+            issues += [Issue(f"{rpath}.{field}.{n}", f"unknown element '{n}'") for n in names if n not in elements]
+        if rule.result == "outcome" and rule.outcome not in outcomes:
+            issues.append(Issue(f"{rpath}.outcome", f"skill '{skill.name}' has no outcome '{rule.outcome}'"))
+        if rule.result == "unfeasible" and rule.element not in elements:
+            issues.append(Issue(f"{rpath}.element", "an unfeasible result names the input element at fault"))
+    return issues
+
+
 def validate_catalog(spec: CatalogSpec) -> list[Issue]:
     """Every cross-reference fault of `spec`, in document order."""
     issues: list[Issue] = []
@@ -156,6 +182,7 @@ def validate_catalog(spec: CatalogSpec) -> list[Issue]:
             issues += _duplicates(
                 ((o.name, f"{mpath}.outcomes[{j}].name") for j, o in enumerate(mode.outcomes)), "outcome"
             )
+        issues += _check_simulation(skill, elements, path)
     issues += _duplicates(((s.name, f"skills[{i}].name") for i, s in enumerate(spec.skills)), "skill")
 
     for i, intent in enumerate(spec.intents):

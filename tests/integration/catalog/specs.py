@@ -43,6 +43,15 @@ EVERY_FIELD = {
             "modes": [
                 {"inputs": ["score"], "outcomes": [{"name": "ok", "outputs": ["pie_chart", "report"]}]}
             ],
+            "simulation": {
+                "values": {"report": "r-1", "ok.pie_chart": "pie"},
+                "rules": [
+                    {"when": {"score": "<10"}, "result": "unfeasible", "element": "score", "message": "too low"},
+                    {"when": {"score": "*"}, "outcome": "ok", "values": {"report": "r-2"}},
+                ],
+                "weights": {"ok": 1.0},
+                "explanation": {"score": 1.0},
+            },
         },
     ],
     "intents": [
