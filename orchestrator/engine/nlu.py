@@ -127,7 +127,7 @@ def extract_value(element: Element, utterance: str, whole_answer: bool = False) 
         match = EMAIL.search(utterance)
         return match.group(0).lower() if match else None
     if fmt == "money":
-        return _money(utterance)
+        return _money(utterance, need_unit=not whole_answer)
     if fmt == "number":
         match = NUMBER.search(utterance)
         return match.group(0) if match else None
@@ -146,7 +146,14 @@ def extract_value(element: Element, utterance: str, whole_answer: bool = False) 
     return utterance.strip() if whole_answer and utterance.strip() else None
 
 
-def _money(utterance: str) -> str | None:
+SCALED = re.compile(r"\d\s?(k|m|thousand|million)\b", re.I)
+CURRENCY = re.compile(r"[$€£]|\b(dollars?|euros?|pounds?|usd|eur|gbp)\b", re.I)
+
+
+def _money(utterance: str, need_unit: bool) -> str | None:
+    # Unasked, a bare number is not money: "123-45-6789" is no loan amount.
+    if need_unit and not CURRENCY.search(utterance) and not SCALED.search(utterance):
+        return None
     for match in MONEY.finditer(utterance):
         whole, cents, scale = match.groups()
         amount = float(whole.replace(",", "")) + (float(f"0.{cents}") if cents else 0.0)

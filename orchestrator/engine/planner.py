@@ -84,26 +84,43 @@ class Unsolvable:
 PlanResult = Plan | Unsolvable
 
 
-def just_in_time(steps: list[GroundAction]) -> list[GroundAction]:
-    """Move each question and consent to just before the first step that uses it.
+def regression_order(steps: list[GroundAction], goals: list[Fact]) -> list[GroundAction]:
+    """Reorder a plan the way a person would gather things: backwards from the goal.
 
-    Any order the planner returns is valid, but a user should be asked for consent to share with
-    the loan service when the loan is submitted, not first thing. Facts are only ever added, so
-    producing one later, still before its first use, keeps the plan valid and its cost.
+    Starting from the step that reaches the goal, each step's inputs are gathered in the order
+    the skill declares them, each just before it is needed, and consent comes right before the
+    call that needs it. Any order the planner returns is valid; this one reads naturally ("email,
+    lookup, consent, credit check, amount, submit"). Facts are only ever added, and every step
+    stays after the first producer of each of its preconditions, so validity and cost are kept.
     """
-    deferred: list[GroundAction] = []
-    ordered: list[GroundAction] = []
+    first_producer: dict[Fact, int] = {}
     for index, step in enumerate(steps):
-        later = steps[index + 1:]
-        if step.kind != "skill" and any(f in s.pre for s in later for f in step.add):
-            deferred.append(step)
-            continue
-        if step.kind == "skill":
-            used = [d for d in deferred if any(f in step.pre for f in d.add)]
-            ordered += sorted(used, key=lambda d: d.kind == "authorize")  # consent last, right before use
-            deferred = [d for d in deferred if d not in used]
-        ordered.append(step)
-    return ordered + deferred
+        for fact in step.add:
+            first_producer.setdefault(fact, index)
+    order: list[int] = []
+    seen: set[int] = set()
+
+    def visit(index: int) -> None:
+        if index in seen:
+            return
+        seen.add(index)
+        for fact in steps[index].pre:
+            producer = first_producer.get(fact)
+            if producer is not None and producer < index:
+                visit(producer)
+        order.append(index)
+
+    for fact in goals:
+        if fact in first_producer:
+            visit(first_producer[fact])
+    for index in range(len(steps)):
+        visit(index)
+    return [steps[i] for i in order]
+
+
+def just_in_time(steps: list[GroundAction]) -> list[GroundAction]:
+    """`regression_order` towards what the plan's last step achieves (for plans without a goal at hand)."""
+    return regression_order(steps, list(steps[-1].add) if steps else [])
 
 
 class Planner:
@@ -160,7 +177,8 @@ class Planner:
         if found is None:  # cannot happen when reachability says yes; kept as a safeguard
             return self._unsolvable(goal, open_goals, set(enabled), facts, state)
         steps = [actions[chosen[i]] for i in found if i < len(chosen)]  # the rest are goal helpers
-        return Plan(steps=tuple(Step.of(a) for a in just_in_time(steps)))
+        ordered = regression_order(steps, [f for options in open_goals for f in options])
+        return Plan(steps=tuple(Step.of(a) for a in ordered))
 
     def _enabled(self, state: PlanningState) -> list[int]:
         blocked: set[int] = set()

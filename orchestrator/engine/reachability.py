@@ -113,6 +113,16 @@ def blockers(
             queue.extend(f for i in usable for f in actions[i].pre if f not in facts)
         elif fact[0] == "known":
             roots.append(Blocker(fact[1], _reason(fact[1], actions, producers, enabled, askable, cannot_establish)))
+    if not roots:
+        # Every path loops (email needs the account number, which needs the email): the causes
+        # are the elements on the loop that the user could not, or may not, be asked for.
+        could_not = "the user could not give it"
+        roots = [
+            Blocker(x, could_not if (ASK, x) in cannot_establish else "the user cannot be asked for it")
+            for x in chain
+            if (ASK, x) in cannot_establish or (x not in askable and any(
+                actions[i].kind == "skill" for i in producers.get(("known", x), ())))
+        ]
     return roots, chain
 
 

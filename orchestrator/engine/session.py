@@ -62,12 +62,17 @@ class SessionState(BaseModel):
     pruned: list[tuple[str, tuple[str, ...]]] = Field(default_factory=list)
     authorized: list[str] = Field(default_factory=list)
     done: list[str] = Field(default_factory=list)  # operations that have run
+    denied: list[str] = Field(default_factory=list)  # consent the user refused (skills or elements)
+    plan: list[str] = Field(default_factory=list)  # the current plan, as readable lines
     pending: Pending | None = None
 
     # --- memory --------------------------------------------------------------------------------
     def remember(self, element: str, value: str, source: Source, skill: str | None = None,
                  step: int | None = None) -> None:
         self.memory[element] = Remembered(value=value, source=source, skill=skill, step=step)
+
+    def forget(self, element: str) -> None:
+        self.memory.pop(element, None)
 
     def value(self, element: str) -> str | None:
         item = self.memory.get(element)
@@ -86,10 +91,14 @@ class SessionState(BaseModel):
 
     # --- learning ------------------------------------------------------------------------------
     def fail(self, operation: str, element: str, limit: int) -> bool:
-        """Count a failure of `operation` to establish `element`; True once it passes `limit`."""
+        """Count a failure of `operation` to establish `element`; True when it reaches `limit`.
+
+        A skill's `max_retries` is the most unsuccessful calls a session may make: with 1, a
+        credit bureau that failed once is not pinged again.
+        """
         key = f"{operation} {element}"
         self.failures[key] = self.failures.get(key, 0) + 1
-        if self.failures[key] > limit and (operation, element) not in self.cannot_establish:
+        if self.failures[key] >= max(1, limit) and (operation, element) not in self.cannot_establish:
             self.cannot_establish.append((operation, element))
             return True
         return False

@@ -24,11 +24,13 @@ def test_state_round_trips_through_json():
 
 def test_retry_limit_turns_failures_into_cannot_establish():
     state = SessionState()
-    assert state.fail("credit_check-m1", "credit_score", limit=1) is False
+    assert state.fail("lookup_customer-m1", "name", limit=2) is False
     assert state.cannot_establish == []
+    assert state.fail("lookup_customer-m1", "name", limit=2) is True
+    assert state.cannot_establish == [("lookup_customer-m1", "name")]
+    assert state.fail("lookup_customer-m1", "name", limit=2) is False  # learned once
+    # max_retries 1: one unsuccessful call is the most a session may make
     assert state.fail("credit_check-m1", "credit_score", limit=1) is True
-    assert state.cannot_establish == [("credit_check-m1", "credit_score")]
-    assert state.fail("credit_check-m1", "credit_score", limit=1) is False  # learned once
 
 
 def test_goal_stack():

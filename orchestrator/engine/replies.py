@@ -1,0 +1,82 @@
+"""What the assistant says: typed replies and the wording built from the catalog's descriptions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .spec import CatalogSpec, Goal, Intent
+
+ReplyKind = Literal["text", "question", "consent", "result", "resumed", "explanation"]
+
+
+@dataclass(frozen=True)
+class Reply:
+    kind: ReplyKind
+    text: str
+    element: str | None = None  # question: the element asked for
+    skill: str | None = None  # consent: the skill that would receive the values
+    elements: tuple[str, ...] = ()  # consent: the sensitive elements to share
+    goal: str | None = None  # resumed / result / offer: the intent
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"kind": self.kind, "text": self.text}
+        for name in ("element", "skill", "goal"):
+            if getattr(self, name) is not None:
+                body[name] = getattr(self, name)
+        if self.elements:
+            body["elements"] = list(self.elements)
+        if self.data:
+            body["data"] = self.data
+        return body
+
+
+class Wording:
+    """Phrases for one catalog: element and skill descriptions, with plain fallbacks."""
+
+    def __init__(self, spec: CatalogSpec):
+        self.spec = spec
+
+    def element(self, name: str) -> str:
+        element = self.spec.element(name)
+        return element.description or name.replace("_", " ")
+
+    def skill(self, name: str) -> str:
+        """`credit check (asks the credit bureau for ...)`: the name, and what it does."""
+        description = self.spec.skill(name).description.rstrip(".")
+        label = name.replace("_", " ")
+        return f"{label} ({description[:1].lower()}{description[1:]})" if description else label
+
+    def goal(self, intent: str | None, goal: Goal) -> str:
+        if intent is not None:
+            found = next((i for i in self.spec.intents if i.name == intent), None)
+            if found is not None:
+                return found.description or intent.replace("_", " ")
+        parts = [self.element(x) for x in goal.known] + [ref.replace("_", " ") for ref in goal.done]
+        return "get " + " and ".join(parts)
+
+    def question(self, name: str) -> str:
+        children = [c.name for c in self.spec.elements if c.parent == name]
+        if children:
+            kinds = ", ".join(self.element(c) for c in children)
+            return f"Could you give me {self.element(name)} (for example {kinds})?"
+        return f"What is {self.element(name)}?"
+
+    def consent(self, skill: str, elements: list[str]) -> str:
+        what = " and ".join(self.element(x) for x in elements) or "your personal data"
+        return f"To continue I need to share {what} with {self.skill(skill)}. Is that OK?"
+
+    def offer(self, intent: Intent) -> str:
+        return f"Would you also like to {intent.description or intent.name.replace('_', ' ')}?"
+
+    def values(self, values: dict[str, str]) -> str:
+        text = "; ".join(f"{self.element(x)}: {v}" for x, v in values.items())
+        return text[:1].upper() + text[1:] + ("." if text else "")
+
+    def help(self) -> str:
+        things = [i.description or i.name.replace("_", " ") for i in self.spec.intents]
+        if not things:
+            return "I have no requests I can help with yet."
+        listed = ", ".join(things[:-1]) + (" or " if len(things) > 1 else "") + things[-1]
+        return f"I can {listed}. What would you like to do?"

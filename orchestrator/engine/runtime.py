@@ -1,0 +1,391 @@
+"""The planner orchestrator: one user utterance in, the assistant's replies out (section 3 of the paper).
+
+Each turn: understand the utterance (answer to a pending question, control act, new request),
+then advance the goal on top of the stack: plan from the session's state, ask (and wait), ask
+for consent (and wait), or call a skill and plan again from what it gave. The state carries
+everything learned: values with provenance, failure counts and `cannot_establish` facts,
+pruned groundings, consents.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .compile import goal_operations
+from .explain import answer
+from .nlu import DONT_KNOW, IntentClassifier, TfidfClassifier, control_act, extract_value, extract_values
+from .planner import Planner, Step, Unsolvable
+from .replies import Reply, Wording
+from .session import Execution, GoalFrame, Pending, SessionState
+from .skills import SkillInvoker, SkillResult
+from .spec import CatalogSpec, Goal
+from .task import ASK
+
+INTENT_THRESHOLD = 0.3  # below it an utterance is not taken as a request
+ASK_ATTEMPTS = 3  # answers that do not fit the format before the slot counts as unfillable
+MAX_STEPS = 50  # skill calls in one turn: a safety net, a plan never needs that many
+
+
+@dataclass(frozen=True)
+class Share:
+    """A sensitive value that went to a skill, and the consent that allowed it (the audit log)."""
+
+    element: str
+    skill: str
+    consent: str  # the authorized skill (per skill) or element (per element)
+    step: int
+
+
+@dataclass(frozen=True)
+class PlanRecord:
+    goal: str
+    lines: tuple[str, ...]
+    cost: int | None
+    reason: str  # why this plan was made: a new goal, an answer, an outcome that differed...
+    discarded: tuple[str, ...] = ()  # the previous plan's remaining lines, if it was given up
+    unsolvable: str | None = None
+
+
+@dataclass
+class TurnLog:
+    replies: list[Reply] = field(default_factory=list)
+    shares: list[Share] = field(default_factory=list)
+    plans: list[PlanRecord] = field(default_factory=list)
+    executions: list[Execution] = field(default_factory=list)
+
+    def say(self, reply: Reply) -> None:
+        self.replies.append(reply)
+
+
+class PlannerOrchestrator:
+    def __init__(self, spec: CatalogSpec, planner: Planner, invoker: SkillInvoker,
+                 classifier: IntentClassifier | None = None):
+        self.spec = spec
+        self.planner = planner
+        self.invoker = invoker
+        self.words = Wording(spec)
+        self.classifier = classifier or TfidfClassifier()
+        self.classifier.fit({i.name: i.examples for i in spec.intents})
+
+    # --- entry points ------------------------------------------------------------------------
+    def greet(self) -> list[Reply]:
+        return [Reply("text", f"Hello! {self.words.help()}")]
+
+    def turn(self, state: SessionState, text: str) -> TurnLog:
+        log = TurnLog()
+        reason = self._understand(state, text, log)
+        if reason is not None:
+            self._advance(state, log, reason)
+        return log
+
+    # --- understanding -----------------------------------------------------------------------
+    def _understand(self, state: SessionState, text: str, log: TurnLog) -> str | None:
+        """Update the state from the utterance; the reason to plan again, or None to wait."""
+        act = control_act(text)
+        pending = state.pending
+        if act == "stop":
+            self._stop(state, log)
+            return "the user stopped a request"
+        if act in ("what", "how", "why", "help"):
+            log.say(self._explain(state, act, text))
+            self._repeat(state, log)
+            return None
+        if pending is not None and pending.kind == "ask":
+            return self._answer(state, pending.element or "", text, act, log)
+        if pending is not None and pending.kind == "consent":
+            return self._consent(state, pending, text, act, log)
+        if pending is not None and pending.kind == "extension":
+            state.pending = None
+            if act == "yes" and pending.intent:
+                self._push(state, pending.intent, log)
+                return "the user accepted an offer"
+            if act == "no":
+                log.say(Reply("text", "All right."))
+                return "the user declined an offer"
+        self._volunteered(state, text)
+        intent = self._intent(text)
+        if intent is not None:
+            self._push(state, intent, log)
+            return "a new request"
+        if state.current is None:
+            log.say(Reply("text", f"Sorry, I did not understand that. {self.words.help()}"))
+            return None
+        return "the user said more"
+
+    def _explain(self, state: SessionState, act: str, text: str) -> Reply:
+        if act == "help":
+            return Reply("text", self.words.help())
+        return answer(self.spec, state, act, text)
+
+    def _repeat(self, state: SessionState, log: TurnLog) -> None:
+        """After a side question, ask again what the assistant is waiting for."""
+        pending = state.pending
+        if pending is None:
+            return
+        if pending.kind == "ask" and pending.element:
+            log.say(Reply("question", self.words.question(pending.element), element=pending.element))
+        elif pending.kind == "consent" and pending.target:
+            log.say(Reply("consent", self.words.consent(pending.target, pending.elements),
+                          skill=pending.target, elements=tuple(pending.elements)))
+        elif pending.kind == "extension" and pending.intent:
+            log.say(Reply("question", self.words.offer(self.spec.intent(pending.intent)), goal=pending.intent))
+
+    def _intent(self, text: str) -> str | None:
+        ranked = self.classifier.rank(text)
+        return ranked[0].intent if ranked and ranked[0].score >= INTENT_THRESHOLD else None
+
+    def _volunteered(self, state: SessionState, text: str) -> None:
+        for name, value in extract_values(self.spec, text, skip=state.memory).items():
+            state.remember(name, value, "user")
+
+    def _answer(self, state: SessionState, element: str, text: str, act: str | None, log: TurnLog) -> str | None:
+        spec_element = self.spec.element(element)
+        free_text = spec_element.format in (None, "text")
+        intent = self._intent(text)
+        if intent is not None and intent != (state.current.intent if state.current else None) and (
+            free_text or extract_value(spec_element, text) is None
+        ):
+            state.pending = None
+            self._push(state, intent, log)
+            return "a request in the middle of another"
+        if DONT_KNOW.search(text) or act == "no":
+            state.pending = None
+            state.fail(ASK, element, limit=1)
+            log.say(Reply("text", "No problem, let me find another way."))
+            return f"the user cannot give {element}"
+        value = extract_value(spec_element, text, whole_answer=True)
+        if value is None:
+            if state.fail(ASK, element, limit=ASK_ATTEMPTS):
+                state.pending = None
+                log.say(Reply("text", f"I still could not read {self.words.element(element)}; let me try another way."))
+                return f"no valid {element} after {ASK_ATTEMPTS} tries"
+            log.say(Reply("question", f"That does not look like {self.words.element(element)}. "
+                                      f"{self.words.question(element)}", element=element))
+            return None
+        state.pending = None
+        state.remember(element, value, "user")
+        self._volunteered(state, text.replace(value, " "))
+        return f"the user gave {element}"
+
+    def _consent(self, state: SessionState, pending: Pending, text: str, act: str | None, log: TurnLog) -> str | None:
+        target = pending.target or ""
+        if act == "yes":
+            state.pending = None
+            state.authorize(target)
+            return f"consent for {target}"
+        if act == "no":
+            state.pending = None
+            state.denied.append(target)
+            state.prune("authorize", (target,))  # never ask again in this session
+            log.say(Reply("text", f"Understood: I will not share it with {target.replace('_', ' ')}."))
+            return f"consent refused for {target}"
+        intent = self._intent(text)
+        if intent is not None:
+            state.pending = None
+            self._push(state, intent, log)
+            return "a request in the middle of another"
+        log.say(Reply("consent", f"Please answer yes or no. {self.words.consent(target, pending.elements)}",
+                      skill=target, elements=tuple(pending.elements)))
+        return None
+
+    # --- goals -------------------------------------------------------------------------------
+    def _push(self, state: SessionState, intent: str, log: TurnLog) -> None:
+        current = state.current
+        if current is not None and current.intent == intent:
+            return
+        spec_intent = self.spec.intent(intent)
+        state.push(GoalFrame(intent=intent, goal=spec_intent.goal))
+        what = self.words.goal(intent, spec_intent.goal)
+        if current is not None:
+            before = self.words.goal(current.intent, current.goal)
+            log.say(Reply("text", f"Sure, let's {what} first; then we will get back to {before}.", goal=intent))
+        else:
+            log.say(Reply("text", f"Sure, let's {what}.", goal=intent))
+        state.plan = []
+
+    def _stop(self, state: SessionState, log: TurnLog) -> None:
+        state.pending = None
+        frame = state.pop()
+        if frame is None:
+            log.say(Reply("text", "There is nothing to stop."))
+            return
+        log.say(Reply("text", f"OK, I stopped: {self.words.goal(frame.intent, frame.goal)}.", goal=frame.intent))
+        state.plan = []
+        self._resume(state, log)
+
+    def _resume(self, state: SessionState, log: TurnLog) -> None:
+        frame = state.current
+        if frame is not None:
+            log.say(Reply("resumed", f"Now, back to {self.words.goal(frame.intent, frame.goal)}.", goal=frame.intent))
+
+    def _reached(self, state: SessionState, goal: Goal) -> bool:
+        onto = self.planner.domain.ontology
+        known = all(any(x in state.memory for x in onto.subtree(name)) for name in goal.known)
+        done = all(any(op in state.done for op in goal_operations(self.planner.domain, ref)) for ref in goal.done)
+        return known and done
+
+    def _complete(self, state: SessionState, log: TurnLog) -> None:
+        frame = state.pop()
+        assert frame is not None
+        onto = self.planner.domain.ontology
+        values = {
+            x: state.memory[x].value for name in frame.goal.known for x in onto.subtree(name) if x in state.memory
+        }
+        last = state.history[-1] if state.history else None
+        if last is not None:
+            values.update({x: v for x, v in last.outputs.items() if x not in values})
+        what = self.words.goal(frame.intent, frame.goal)
+        log.say(Reply("result", f"Done: {what}. {self.words.values(values)}".strip(), goal=frame.intent,
+                      data={"values": values}))
+        state.plan = []
+        offer = self._extension(state, frame)
+        if offer is not None:
+            state.pending = Pending(kind="extension", intent=offer)
+            log.say(Reply("question", self.words.offer(self.spec.intent(offer)), goal=offer))
+        else:
+            self._resume(state, log)
+
+    def _extension(self, state: SessionState, frame: GoalFrame) -> str | None:
+        if frame.intent is None:
+            return None
+        active = {f.intent for f in state.goals}
+        for name in self.spec.intent(frame.intent).extensions:
+            if name not in active and not self._reached(state, self.spec.intent(name).goal):
+                return name
+        return None
+
+    # --- acting ------------------------------------------------------------------------------
+    def _advance(self, state: SessionState, log: TurnLog, reason: str) -> None:
+        for _ in range(MAX_STEPS):
+            frame = state.current
+            if frame is None or state.pending is not None:
+                return
+            if self._reached(state, frame.goal):
+                self._complete(state, log)
+                reason = "a goal resumed"
+                continue
+            result = self.planner.plan(frame.goal, state.planning_state())
+            if isinstance(result, Unsolvable):
+                self._give_up(state, frame, result, log, reason)
+                reason = "a goal resumed"
+                continue
+            self._record_plan(state, frame, result.lines, result.cost, reason, log)
+            step = result.steps[0]
+            if step.kind == "ask":
+                element = step.args[0]
+                state.pending = Pending(kind="ask", element=element)
+                log.say(Reply("question", self.words.question(element), element=element))
+                return
+            if step.kind == "authorize":
+                self._ask_consent(state, step, result.steps, log)
+                return
+            reason = self._execute(state, step, log)
+        log.say(Reply("text", "I have taken many steps without reaching your goal; let me stop here."))
+
+    def _record_plan(self, state: SessionState, frame: GoalFrame, lines: list[str], cost: int,
+                     reason: str, log: TurnLog) -> None:
+        previous = state.plan
+        if previous and previous[1:] == lines:  # the old plan goes on: its first step was done
+            state.plan = lines
+            return
+        goal = self.words.goal(frame.intent, frame.goal)
+        log.plans.append(PlanRecord(goal=goal, lines=tuple(lines), cost=cost, reason=reason,
+                                    discarded=tuple(previous)))
+        state.plan = lines
+
+    def _give_up(self, state: SessionState, frame: GoalFrame, result: Unsolvable, log: TurnLog, reason: str) -> None:
+        goal = self.words.goal(frame.intent, frame.goal)
+        log.plans.append(PlanRecord(goal=goal, lines=(), cost=None, reason=reason, discarded=tuple(state.plan),
+                                    unsolvable=result.message))
+        state.pop()
+        state.plan = []
+        if state.denied:
+            refused = " and ".join(x.replace("_", " ") for x in state.denied)
+            why = f"without your consent to share data with {refused}, I have no other way"
+        else:
+            missing = " or ".join(self.words.element(b.element) for b in result.blockers) or "what it needs"
+            why = f"I have no way to get {missing}"
+        log.say(Reply("text", f"Sorry, I cannot {goal}: {why}.", goal=frame.intent,
+                      data={"reason": result.message}))
+        self._resume(state, log)
+
+    def _ask_consent(self, state: SessionState, step: Step, plan: tuple[Step, ...], log: TurnLog) -> None:
+        target = step.args[0]
+        if self.spec.privacy == "per_element":
+            elements, skill = [target], next((s.skill for s in plan if s.kind == "skill" and target in s.args), target)
+        else:
+            use = next((s for s in plan if s.kind == "skill" and s.skill == target), None)
+            sensitive = {e.name for e in self.spec.elements if e.sensitive}
+            elements = [x for x in (use.args if use else ()) if x in sensitive]
+            skill = target
+        state.pending = Pending(kind="consent", target=target, elements=elements)
+        log.say(Reply("consent", self.words.consent(skill, elements), skill=skill, elements=tuple(elements)))
+
+    def _execute(self, state: SessionState, step: Step, log: TurnLog) -> str:
+        skill = self.spec.skill(step.skill)
+        mode = dict(zip(skill.mode_names(), skill.modes, strict=True))[step.mode]
+        inputs = {declared: state.memory[arg].value for declared, arg in zip(mode.inputs, step.args, strict=True)}
+        shares = self._consented_shares(state, step)
+        if shares is None:  # the planner guarantees consent; this guard keeps a bug from leaking data
+            state.prune(step.name, step.args)
+            return f"{step.skill} lacked consent"
+        number = len(state.history)
+        result = self.invoker.call(skill, step.mode, inputs)
+        log.shares.extend(Share(element=x, skill=skill.name, consent=c, step=number) for x, c in shares)
+        operation = f"{skill.name}-{step.mode}"
+        record = Execution(step=number, skill=skill.name, mode=step.mode, outcome=result.outcome or result.status,
+                           planned_outcome=step.outcome, inputs=inputs, outputs=result.outputs,
+                           explanation=result.explanation)
+        state.history.append(record)
+        log.executions.append(record)
+        if result.status == "invalid":
+            for outcome in mode.outcomes:
+                state.prune(f"{operation}-{outcome.name}", step.args)
+            what = self.words.skill(skill.name)
+            log.say(Reply("text", f"{what[:1].upper()}{what[1:]} could not take those values; trying another way."))
+            return f"{skill.name} rejected its inputs"
+        if result.status == "unfeasible":
+            return self._unfeasible(state, result, log)
+        if result.status == "ok" and operation not in state.done:
+            state.done.append(operation)
+        for name, value in result.outputs.items():
+            state.remember(name, value, "skill", skill=skill.name, step=number)
+        missing = [x for x in step.outputs if x not in result.outputs]
+        for name in missing:
+            state.fail(operation, name, limit=skill.max_retries)
+        if missing:
+            self._after_failure(state, step, mode.inputs, result, log)
+        if result.outcome != step.outcome or missing:
+            return f"{skill.name} ended {result.outcome or result.status}, not {step.outcome}"
+        return f"{skill.name} ended {step.outcome} as planned"
+
+    def _consented_shares(self, state: SessionState, step: Step) -> list[tuple[str, str]] | None:
+        shares = []
+        for arg in step.args:
+            if not self.spec.element(arg).sensitive:
+                continue
+            consent = step.skill if self.spec.privacy == "per_skill" else arg
+            if consent not in state.authorized:
+                return None
+            shares.append((arg, consent))
+        return shares
+
+    def _after_failure(self, state: SessionState, step: Step, declared: tuple[str, ...],
+                       result: SkillResult, log: TurnLog) -> None:
+        """A call that did not give what was planned: say so, and doubt the values the user gave it."""
+        what = self.words.skill(step.skill)
+        detail = result.message or (result.outcome or result.status).replace("_", " ")
+        user_given = [arg for arg in step.args if state.memory.get(arg) and state.memory[arg].source == "user"]
+        if user_given and len(user_given) == len(step.args):
+            for arg in user_given:  # e.g. an unreadable document: ask for another rather than retry it
+                state.forget(arg)
+        log.say(Reply("text", f"{what[:1].upper()}{what[1:]} did not work out ({detail})."))
+
+    def _unfeasible(self, state: SessionState, result: SkillResult, log: TurnLog) -> str:
+        element = result.element or ""
+        if element in state.memory and state.memory[element].source == "user":
+            state.forget(element)
+        state.fail(ASK, element, limit=ASK_ATTEMPTS)
+        reason = f" ({result.message})" if result.message else ""
+        log.say(Reply("text", f"That {self.words.element(element)} cannot work{reason}; let's try another value."))
+        return f"{element} was unfeasible"
