@@ -187,17 +187,26 @@ def valid_value(element: Element, value: str) -> bool:
     return extract_value(element, value, whole_answer=True) is not None
 
 
+CLAUSE = re.compile(r",(?!\d{3}\b)|[;!?]|\.\s|\band\b|\bbut\b", re.I)  # not the comma of "30,000"
+
+
 def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = ()) -> dict[str, str]:
     """Values the user volunteered, for elements with a format precise enough to spot in free text."""
     skipped = set(skip)
+    candidates = [e for e in spec.elements
+                  if e.name not in skipped and e.askable and e.format not in (None, "text", "number")]
     values: dict[str, str] = {}
-    claimed: Counter[str] = Counter()
-    for element in spec.elements:
-        if element.name in skipped or not element.askable or element.format in (None, "text", "number"):
-            continue
-        value = extract_value(element, utterance)
-        if value is not None:
-            values[element.name] = value
-            claimed[value] += 1
-    # "$20,000" fits income and loan amount alike: unasked, it belongs to neither.
-    return {name: value for name, value in values.items() if claimed[value] == 1}
+    for clause in CLAUSE.split(utterance):
+        found: dict[str, list[str]] = {}
+        for element in candidates:
+            value = extract_value(element, clause)
+            if value is not None:
+                found.setdefault(value, []).append(element.name)
+        said = set(tokens(clause))
+        for value, names in found.items():
+            if len(names) > 1:
+                # "$20,000" fits income and loan amount alike: the clause's words decide ("a loan of").
+                names = [n for n in names if said & set(tokens(n.replace("_", " ")))]
+            if len(names) == 1 and names[0] not in values:
+                values[names[0]] = value
+    return values

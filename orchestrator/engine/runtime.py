@@ -125,8 +125,9 @@ class PlannerOrchestrator:
         if pending.kind == "ask" and pending.element:
             log.say(Reply("question", self.words.question(pending.element), element=pending.element))
         elif pending.kind == "consent" and pending.target:
-            log.say(Reply("consent", self.words.consent(pending.target, pending.elements),
-                          skill=pending.target, elements=tuple(pending.elements)))
+            skill = pending.skill or pending.target
+            log.say(Reply("consent", self.words.consent(skill, pending.elements),
+                          skill=skill, elements=tuple(pending.elements)))
         elif pending.kind == "extension" and pending.intent:
             log.say(Reply("question", self.words.offer(self.spec.intent(pending.intent)), goal=pending.intent))
 
@@ -184,8 +185,9 @@ class PlannerOrchestrator:
             state.pending = None
             self._push(state, intent, log)
             return "a request in the middle of another"
-        log.say(Reply("consent", f"Please answer yes or no. {self.words.consent(target, pending.elements)}",
-                      skill=target, elements=tuple(pending.elements)))
+        skill = pending.skill or target
+        log.say(Reply("consent", f"Please answer yes or no. {self.words.consent(skill, pending.elements)}",
+                      skill=skill, elements=tuple(pending.elements)))
         return None
 
     # --- goals -------------------------------------------------------------------------------
@@ -318,7 +320,7 @@ class PlannerOrchestrator:
             sensitive = {e.name for e in self.spec.elements if e.sensitive}
             elements = [x for x in (use.args if use else ()) if x in sensitive]
             skill = target
-        state.pending = Pending(kind="consent", target=target, elements=elements)
+        state.pending = Pending(kind="consent", target=target, skill=skill, elements=elements)
         log.say(Reply("consent", self.words.consent(skill, elements), skill=skill, elements=tuple(elements)))
 
     def _execute(self, state: SessionState, step: Step, log: TurnLog) -> str:
@@ -335,7 +337,7 @@ class PlannerOrchestrator:
         operation = f"{skill.name}-{step.mode}"
         record = Execution(step=number, skill=skill.name, mode=step.mode, outcome=result.outcome or result.status,
                            planned_outcome=step.outcome, inputs=inputs, outputs=result.outputs,
-                           explanation=result.explanation)
+                           args=list(step.args), explanation=result.explanation)
         state.history.append(record)
         log.executions.append(record)
         if result.status == "invalid":

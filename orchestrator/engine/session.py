@@ -33,8 +33,9 @@ class Execution(BaseModel):
     mode: str
     outcome: str
     planned_outcome: str
-    inputs: dict[str, str]
+    inputs: dict[str, str]  # declared input -> value
     outputs: dict[str, str]
+    args: list[str] = Field(default_factory=list)  # the elements whose values went in (a passport for a document)
     explanation: dict[str, float] | None = None  # feature weights, if the skill explained itself
 
 
@@ -48,7 +49,8 @@ class Pending(BaseModel):
 
     kind: Literal["ask", "consent", "extension"]
     element: str | None = None  # ask: the element asked for
-    target: str | None = None  # consent: the skill (per skill) or element (per element)
+    target: str | None = None  # consent: what is authorized: the skill (per skill) or element (per element)
+    skill: str | None = None  # consent: the skill that would receive the values
     elements: list[str] = Field(default_factory=list)  # consent: the sensitive values to share
     intent: str | None = None  # extension: the intent offered
 
