@@ -49,6 +49,30 @@ def run_search(sas: str, search: str = OPTIMAL_SEARCH, timeout: float = 60.0) ->
         return [int(m) for m in re.findall(r"^\(o(\d+)\)", plan_file.read_text(), re.MULTILINE)]
 
 
+# Exhaustive landmarks: every fact tested for being a landmark of the delete relaxation, which is
+# exact for our tasks (facts are only added). `bound=0` stops the search at once: only the
+# landmark graph, dumped at debug verbosity, is wanted.
+LANDMARK_SEARCH = "eager_greedy([landmark_sum(lm_exhaust(verbosity=debug))],bound=0)"
+LANDMARK_NODE = re.compile(r'^\s*lm\d+ \[label="Atom (\w+)\(([^)]*)\)"', re.MULTILINE)
+
+
+def run_landmarks(sas: str, timeout: float = 60.0) -> list[tuple[str, str]]:
+    """The fact landmarks of a SAS+ task (written by `sas.write_sas`), as (predicate, argument)."""
+    with tempfile.TemporaryDirectory(prefix="concerto-fd-") as workdir:
+        try:
+            done = subprocess.run(
+                [str(search_binary()), "--search", LANDMARK_SEARCH], input=sas.encode(),
+                capture_output=True, cwd=workdir, timeout=timeout, check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise PlannerFailure(f"landmarks were not found within {timeout:g} s") from None
+    out = done.stdout.decode(errors="replace")
+    start, end = out.find("Dumping landmark graph"), out.find("Landmark graph end")
+    if start < 0 or end < 0:
+        raise PlannerFailure(f"Fast Downward printed no landmark graph (exit {done.returncode})")
+    return [(pred, arg) for pred, arg in LANDMARK_NODE.findall(out[start:end])]
+
+
 def run_driver(domain_pddl: str, problem_pddl: str, search: str = OPTIMAL_SEARCH, timeout: float = 300.0) -> int | None:
     """Cost of FD's plan for PDDL text through its full driver (translator and search).
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .compile import Domain, check_goal, compile_catalog, goal_operations
-from .downward import OPTIMAL_SEARCH, run_search
+from .downward import OPTIMAL_SEARCH, run_landmarks, run_search
 from .ground import GroundAction, GroundTask, ground
 from .reachability import Blocker, blockers, reachable, relevant
 from .sas import SasOperator, write_sas
@@ -84,6 +84,18 @@ class Unsolvable:
 PlanResult = Plan | Unsolvable
 
 
+@dataclass(frozen=True)
+class SasTask:
+    """A planning call ready for Fast Downward, with what is needed to read its answer."""
+
+    sas: str
+    chosen: list[int]  # operator i of the SAS+ task is grounded action chosen[i]
+    open_goals: list[tuple[Fact, ...]]
+    init: set[Fact]
+    enabled: set[int]
+    facts: set[Fact]  # reachable facts
+
+
 def regression_order(steps: list[GroundAction], goals: list[Fact]) -> list[GroundAction]:
     """Reorder a plan the way a person would gather things: backwards from the goal.
 
@@ -136,7 +148,32 @@ class Planner:
         return cls(compile_catalog(spec), search)
 
     def plan(self, goal: Goal, state: PlanningState | None = None) -> PlanResult:
-        state = state or PlanningState()
+        prepared = self._prepare(goal, state or PlanningState())
+        if not isinstance(prepared, SasTask):
+            return prepared
+        found = run_search(prepared.sas, self.search)
+        if found is None:  # cannot happen when reachability says yes; kept as a safeguard
+            return self._unsolvable(goal, prepared.open_goals, prepared.enabled, prepared.facts,
+                                    state or PlanningState())
+        actions = self.task.actions
+        steps = [actions[prepared.chosen[i]] for i in found if i < len(prepared.chosen)]  # the rest: goal helpers
+        ordered = regression_order(steps, [f for options in prepared.open_goals for f in options])
+        return Plan(steps=tuple(Step.of(a) for a in ordered))
+
+    def landmarks(self, goal: Goal, state: PlanningState | None = None) -> list[Fact] | Unsolvable:
+        """Facts every plan for `goal` from `state` must make true (FD's exhaustive landmarks).
+
+        Facts already true in `state` are left out; so are the goal helpers of the SAS+ task.
+        """
+        prepared = self._prepare(goal, state or PlanningState())
+        if isinstance(prepared, Unsolvable):
+            return prepared
+        if isinstance(prepared, Plan):
+            return []
+        return [f for f in run_landmarks(prepared.sas) if f[0] != "goal" and f not in prepared.init]
+
+    def _prepare(self, goal: Goal, state: PlanningState) -> SasTask | Plan | Unsolvable:
+        """The SAS+ task of a call, or its answer when no search is needed."""
         check_goal(self.domain, goal)
         actions = self.task.actions
         init: set[Fact] = {("known", x) for x in state.known}
@@ -145,8 +182,7 @@ class Planner:
         enabled = self._enabled(state)
         facts, fired = reachable(actions, enabled, init)
 
-        disjunctions = self._goal_disjunctions(goal)
-        open_goals = [d for d in disjunctions if not any(f in init for f in d)]
+        open_goals = [d for d in self._goal_disjunctions(goal) if not any(f in init for f in d)]
         if not open_goals:
             return Plan(steps=())
         unreached = [d for d in open_goals if not any(f in facts for f in d)]
@@ -173,12 +209,7 @@ class Planner:
             for i in chosen
         ]
         sas = write_sas(variables, init, goal_facts, operators + extra)
-        found = run_search(sas, self.search)
-        if found is None:  # cannot happen when reachability says yes; kept as a safeguard
-            return self._unsolvable(goal, open_goals, set(enabled), facts, state)
-        steps = [actions[chosen[i]] for i in found if i < len(chosen)]  # the rest are goal helpers
-        ordered = regression_order(steps, [f for options in open_goals for f in options])
-        return Plan(steps=tuple(Step.of(a) for a in ordered))
+        return SasTask(sas=sas, chosen=chosen, open_goals=open_goals, init=init, enabled=set(enabled), facts=facts)
 
     def _enabled(self, state: PlanningState) -> list[int]:
         blocked: set[int] = set()
