@@ -115,7 +115,7 @@ class PlannerOrchestrator:
     def _explain(self, state: SessionState, act: str, text: str) -> Reply:
         if act == "help":
             return Reply("text", self.words.help())
-        return answer(self.spec, state, act, text)
+        return answer(self.spec, self.planner, state, act, text)
 
     def _repeat(self, state: SessionState, log: TurnLog) -> None:
         """After a side question, ask again what the assistant is waiting for."""
@@ -229,6 +229,7 @@ class PlannerOrchestrator:
     def _complete(self, state: SessionState, log: TurnLog) -> None:
         frame = state.pop()
         assert frame is not None
+        state.completed.append(frame)
         onto = self.planner.domain.ontology
         values = {
             x: state.memory[x].value for name in frame.goal.known for x in onto.subtree(name) if x in state.memory
@@ -355,8 +356,8 @@ class PlannerOrchestrator:
         missing = [x for x in step.outputs if x not in result.outputs]
         for name in missing:
             state.fail(operation, name, limit=skill.max_retries)
-        if missing:
-            self._after_failure(state, step, mode.inputs, result, log)
+        if missing and not result.outputs:  # gave nothing: a rejected loan still gave its decision
+            self._after_failure(state, step, result, log)
         if result.outcome != step.outcome or missing:
             return f"{skill.name} ended {result.outcome or result.status}, not {step.outcome}"
         return f"{skill.name} ended {step.outcome} as planned"
@@ -372,8 +373,7 @@ class PlannerOrchestrator:
             shares.append((arg, consent))
         return shares
 
-    def _after_failure(self, state: SessionState, step: Step, declared: tuple[str, ...],
-                       result: SkillResult, log: TurnLog) -> None:
+    def _after_failure(self, state: SessionState, step: Step, result: SkillResult, log: TurnLog) -> None:
         """A call that did not give what was planned: say so, and doubt the values the user gave it."""
         what = self.words.skill(step.skill)
         detail = result.message or (result.outcome or result.status).replace("_", " ")

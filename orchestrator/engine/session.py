@@ -23,6 +23,7 @@ class Remembered(BaseModel):
     source: Source
     skill: str | None = None  # the skill that gave it, when source is "skill"
     step: int | None = None  # its step in the history, when source is "skill"
+    seq: int = 0  # when it was collected, counted across the session: "what" lists in this order
 
 
 class Execution(BaseModel):
@@ -58,6 +59,7 @@ class Pending(BaseModel):
 class SessionState(BaseModel):
     memory: dict[str, Remembered] = Field(default_factory=dict)
     goals: list[GoalFrame] = Field(default_factory=list)  # a stack: the last is the current goal
+    completed: list[GoalFrame] = Field(default_factory=list)  # reached goals, oldest first
     history: list[Execution] = Field(default_factory=list)
     failures: dict[str, int] = Field(default_factory=dict)  # "operation element" -> failed attempts
     cannot_establish: list[tuple[str, str]] = Field(default_factory=list)
@@ -67,11 +69,13 @@ class SessionState(BaseModel):
     denied: list[str] = Field(default_factory=list)  # consent the user refused (skills or elements)
     plan: list[str] = Field(default_factory=list)  # the current plan, as readable lines
     pending: Pending | None = None
+    clock: int = 0  # values collected so far
 
     # --- memory --------------------------------------------------------------------------------
     def remember(self, element: str, value: str, source: Source, skill: str | None = None,
                  step: int | None = None) -> None:
-        self.memory[element] = Remembered(value=value, source=source, skill=skill, step=step)
+        self.clock += 1
+        self.memory[element] = Remembered(value=value, source=source, skill=skill, step=step, seq=self.clock)
 
     def forget(self, element: str) -> None:
         self.memory.pop(element, None)
