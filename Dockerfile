@@ -8,6 +8,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
+# Graphviz's `dot` draws the catalog graph in the studio.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends graphviz \
+    && rm -rf /var/lib/apt/lists/*
+
 # Requirements first, so code changes do not reinstall them.
 COPY requirements/base.txt requirements/base.txt
 RUN pip install -r requirements/base.txt

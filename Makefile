@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/concerto
 
-.PHONY: demo test install install-dev browser lint bench
+.PHONY: demo test install install-dev browser graphviz lint bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +18,7 @@ install-dev: install
 
 # Sets up the embedded default (SQLite, filesystem broker), loads the banking demo and starts
 # the web server with a Celery worker at http://127.0.0.1:8000.
-demo: install
+demo: install graphviz
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py run_studio
@@ -27,7 +27,13 @@ demo: install
 browser:
 	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 
-test: install-dev browser
+# The catalog graph is drawn by Graphviz's `dot`, from Debian's package where apt is at hand;
+# elsewhere install graphviz yourself (the studio runs without it, the graph page says so).
+graphviz:
+	@command -v dot >/dev/null || { command -v apt-get >/dev/null && apt-get update -qq && \
+	  apt-get install -y -qq graphviz >/dev/null; } || echo "graphviz not installed: the catalog graph is off"
+
+test: install-dev browser graphviz
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/python -m pytest
 
 lint: install-dev

@@ -17,6 +17,11 @@ def workspace_for_user(*, user: object) -> Workspace | None:
     return membership.workspace if membership else None
 
 
+def workspace_role(*, user: object, workspace: Workspace) -> str | None:
+    """The user's role in `workspace` (None for a non-member)."""
+    return Membership.objects.filter(user=user, workspace=workspace).values_list("role", flat=True).first()
+
+
 def catalog_list(*, workspace: Workspace) -> QuerySet[Catalog]:
     return Catalog.objects.filter(workspace=workspace).order_by("slug")
 

@@ -300,3 +300,17 @@ def _clean(row: models.Model, path: str, *, exclude: list[str]) -> None:
             where = ".".join(part for part in (path, name) if part)
             issues += [Issue(where, message) for message in messages]
         raise SpecError(issues) from None
+
+
+# --- the studio -------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def catalog_create(
+    *, workspace: Workspace, slug: str, title: str = "", user: AbstractBaseUser | None = None
+) -> CatalogVersion:
+    """A new, empty catalog whose version 1 is a draft to build in the studio."""
+    if Catalog.objects.filter(workspace=workspace, slug=slug).exists():
+        raise SpecError([Issue("catalog", f"there is already a catalog named '{slug}' in this workspace")])
+    return catalog_import(workspace=workspace, spec=CatalogSpec(catalog=slug, title=title), user=user,
+                          note="created in the studio")

@@ -1,0 +1,222 @@
+"""The editing services on PostgreSQL: each change is checked like an import, then saved whole."""
+
+from __future__ import annotations
+
+import pytest
+
+from catalog_app import editing
+from catalog_app.errors import VersionLocked
+from catalog_app.selectors import version_spec
+from catalog_app.services import catalog_create, version_promote
+from orchestrator.engine.errors import SpecError
+from orchestrator.engine.spec_io import load_catalog
+from orchestrator.engine.toolspec import parse_tools, propose
+
+pytestmark = pytest.mark.django_db
+
+
+def spec_of(version):
+    version.refresh_from_db()
+    return version_spec(version=version)
+
+
+def test_element_add_is_saved(banking):
+    editing.element_add(version=banking, name="phone", description="your phone", format="phone")
+
+    assert spec_of(banking).element("phone").format == "phone"
+
+
+def test_moving_an_element_under_its_own_child_is_refused_and_nothing_changes(banking):
+    before = spec_of(banking)
+
+    with pytest.raises(SpecError) as caught:
+        editing.element_update(version=banking, name="document", parent="passport", description="a document")
+
+    assert "the type tree has a cycle: document -> passport -> document" in str(caught.value)
+    assert spec_of(banking) == before
+
+
+def test_moving_an_element_changes_the_tree(banking):
+    editing.element_update(version=banking, name="drivers_license", parent=None, description="a licence")
+
+    assert spec_of(banking).element("drivers_license").parent is None
+
+
+def test_renaming_an_element_renames_every_use(banking):
+    editing.element_update(version=banking, name="email", new_name="email_address", format="email")
+
+    spec = spec_of(banking)
+    lookup = spec.skill("lookup_customer")
+    assert lookup.modes[0].inputs == ("email_address",)
+    assert "email_address" in lookup.modes[1].outcomes[0].outputs
+    assert "email" not in {e.name for e in spec.elements}
+
+
+def test_deleting_an_element_in_use_is_refused_with_where(banking):
+    with pytest.raises(editing.EditRefused) as caught:
+        editing.element_delete(version=banking, name="credit_score")
+
+    message = str(caught.value)
+    assert "an output of `credit_check`, outcome `scored`" in message
+    assert "an input of `submit_loan`" in message
+    assert "credit_score" in {e.name for e in spec_of(banking).elements}
+
+
+def test_deleting_an_unused_element(banking):
+    editing.element_add(version=banking, name="nickname")
+
+    editing.element_delete(version=banking, name="nickname")
+
+    assert "nickname" not in {e.name for e in spec_of(banking).elements}
+
+
+def test_skill_add_creates_its_new_elements(empty):
+    editing.skill_add(version=empty, name="lookup", inputs=("email",), outputs=("name", "address"))
+
+    spec = spec_of(empty)
+    assert [(e.name, e.askable) for e in spec.elements] == [("email", True), ("name", False), ("address", False)]
+    assert [o.name for o in spec.skill("lookup").modes[0].outcomes] == ["success", "failure"]
+
+
+def test_skill_add_with_a_bad_element_name_is_refused_on_its_field(empty):
+    with pytest.raises(editing.EditRefused) as caught:
+        editing.skill_add(version=empty, name="lookup", inputs=("Email Address",))
+
+    assert caught.value.field == "inputs"
+    assert "is not a valid name" in str(caught.value)
+    assert spec_of(empty).skills == ()
+
+
+def test_renaming_a_skill_and_a_mode_follows_into_goals(banking):
+    editing.skill_update(
+        version=banking, name="submit_credit_card", new_name="card_service", description="cards", max_retries=1
+    )
+    spec = editing.version_edit(
+        version=banking,
+        change=lambda s: editing.mode_updated(
+            s, skill="card_service", index=0, name="apply_now", inputs=("name", "address", "income", "card_type")
+        ),
+    )
+
+    assert spec.intent("apply_credit_card").goal.done == ("card_service.apply_now",)
+    assert spec_of(banking).intent("check_card_status").goal.done == ("card_service.status",)
+
+
+def test_deleting_a_skill_an_intent_runs_is_refused(banking):
+    with pytest.raises(editing.EditRefused, match="the goal of intent `apply_credit_card`"):
+        editing.skill_delete(version=banking, name="submit_credit_card")
+
+
+def test_outcomes_and_modes_keep_at_least_one(banking):
+    spec = editing.outcome_add(version=banking, skill="credit_check", mode=0, name="frozen")
+    assert [o.name for o in spec.skill("credit_check").modes[0].outcomes] == ["scored", "unavailable", "frozen"]
+
+    with pytest.raises(editing.EditRefused, match="at least one outcome"):
+        editing.version_edit(
+            version=banking,
+            change=lambda s: editing.outcome_removed(
+                editing.outcome_removed(
+                    editing.outcome_removed(s, skill="credit_check", mode=0, index=2),
+                    skill="credit_check",
+                    mode=0,
+                    index=1,
+                ),
+                skill="credit_check",
+                mode=0,
+                index=0,
+            ),
+        )
+    with pytest.raises(editing.EditRefused, match="a skill needs at least one"):
+        editing.version_edit(version=banking, change=partial_mode_removed("credit_check", 0))
+
+
+def partial_mode_removed(skill, index):
+    return lambda s: editing.mode_removed(s, skill=skill, index=index)
+
+
+def test_intents_rename_carries_follow_ups_and_delete_checks_them(banking):
+    editing.intent_update(
+        version=banking,
+        name="apply_credit_card",
+        new_name="get_card",
+        goal_done=("submit_credit_card.apply",),
+        examples=("a card please",),
+    )
+
+    spec = spec_of(banking)
+    assert spec.intent("apply_loan").extensions == ("get_card",)
+    with pytest.raises(editing.EditRefused, match="offered after `apply_loan`"):
+        editing.intent_delete(version=banking, name="get_card")
+
+
+def test_settings_update(banking):
+    editing.settings_update(
+        version=banking, title="Bank", privacy="per_element", cost_skill=2, cost_ask=9, cost_authorize=1
+    )
+
+    spec = spec_of(banking)
+    assert (spec.title, spec.privacy, spec.costs.ask) == ("Bank", "per_element", 9)
+
+
+def test_a_promoted_version_cannot_be_edited(banking):
+    version_promote(version=banking, user=None)
+
+    with pytest.raises(VersionLocked):
+        editing.element_add(version=banking, name="phone")
+
+
+def test_promotion_needs_an_admin(banking, analyst, admin):
+    with pytest.raises(editing.NotAllowed):
+        editing.version_promote_checked(version=banking, user=analyst)
+    banking.refresh_from_db()
+    assert banking.is_draft
+
+    editing.version_promote_checked(version=banking, user=admin)
+
+    banking.refresh_from_db()
+    assert not banking.is_draft and banking.promoted_by == admin
+
+
+def test_promotion_needs_every_intent_to_have_a_plan(banking, admin):
+    editing.outcome_update(version=banking, skill="credit_check", mode=0, index=0, name="scored", outputs=())
+
+    with pytest.raises(
+        editing.EditRefused, match="Intent `apply_loan` has no plan: nothing can establish `credit_score`"
+    ):
+        editing.version_promote_checked(version=banking, user=admin)
+    banking.refresh_from_db()
+    assert banking.is_draft
+
+
+def test_catalog_create_refuses_a_taken_slug(workspace, empty):
+    assert spec_of(empty).title == "Shop assistant" and empty.number == 1
+
+    with pytest.raises(SpecError, match="already a catalog named 'shop'"):
+        catalog_create(workspace=workspace, slug="shop")
+
+
+def test_tools_added_applies_the_reviewed_choice(banking):
+    tools = parse_tools(
+        [{"name": "notify", "parameters": {"emial": {"required": True}}}, {"name": "audit", "parameters": ["ssn"]}]
+    )
+    proposal = propose(tools, spec_of(banking))
+
+    editing.version_edit(
+        version=banking,
+        change=lambda s: editing.tools_added(s, proposal=proposal, skills=["notify"], replace={"emial": "email"}),
+    )
+
+    spec = spec_of(banking)
+    assert spec.skill("notify").modes[0].inputs == ("email",)
+    assert "audit" not in {s.name for s in spec.skills} and "emial" not in {e.name for e in spec.elements}
+    with pytest.raises(editing.EditRefused, match="choose at least one skill"):
+        editing.tools_added(spec, proposal=proposal, skills=[])
+
+
+def test_every_edit_keeps_the_spec_loadable(banking):
+    """An edited draft exports and re-imports to the same spec (what the page's export offers)."""
+    from orchestrator.engine.spec_io import dump_catalog
+
+    spec = editing.skill_add(version=banking, name="greet", outputs=("greeting",), failure=False)
+
+    assert load_catalog(dump_catalog(spec, "yaml"), "yaml") == spec_of(banking)
