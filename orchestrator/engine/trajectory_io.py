@@ -1,0 +1,200 @@
+"""Reading tool specs and recorded sequences, and writing analysis reports as plain data.
+
+Read as they are:
+- tool specs as the studio imports them (`toolspec.parse_tools`): OpenAPI 3 documents and
+  function specs in NESTFUL's layout (`query_parameters` with `required` flags,
+  `output_parameters`) or OpenAI's (`{"type": "function", "function": {...}}`);
+- samples in NESTFUL's layout (a list of objects whose `output` is the call list, possibly as a
+  JSON string, with optional `tools`, `memory`, `goals`, `sample_id`), `{"samples": [...],
+  "tools": [...]}`, JSON Lines of samples, or one bare list of calls;
+- a catalog spec, whose skills become tools: a mode's inputs are parameters, its outcomes'
+  outputs are outputs, and each mode is one way to call the tool.
+Every fault is a `DataError` naming where it is (`samples[3].output[2].arguments`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import asdict
+from typing import Any
+
+from . import toolspec
+from .errors import ConcertoError, SpecError
+from .ontology import Ontology
+from .spec import CatalogSpec
+from .trajectories import BatchReport, Call, Sample, Tool, ToolCatalog, ToolParam
+
+MAX_SAMPLES = 10_000
+MAX_CALLS = 500
+MAX_TOOLS = 5_000
+
+
+class DataError(ConcertoError):
+    """A tool spec or a recorded sequence that cannot be read; `path` says where."""
+
+    def __init__(self, path: str, message: str):
+        self.path = path
+        super().__init__(f"{path}: {message}" if path else message)
+
+
+def decode_json(text: str | bytes, what: str = "the file") -> Any:
+    """JSON, or JSON Lines (one value per line) when the text is not a single JSON value."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise DataError("", f"{what} is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise DataError("", f"{what} nests too deeply") from None
+    except json.JSONDecodeError as whole:
+        lines = [line for line in text.splitlines() if line.strip()]
+        if len(lines) < 2:
+            raise DataError("", f"{what} is not JSON: {whole.msg} (line {whole.lineno})") from None
+        try:
+            return [json.loads(line) for line in lines]
+        except json.JSONDecodeError:
+            raise DataError("", f"{what} is not JSON: {whole.msg} (line {whole.lineno})") from None
+
+
+# --- tools --------------------------------------------------------------------------------------
+
+
+def tools_from_catalog(spec: CatalogSpec) -> ToolCatalog:
+    onto = Ontology(spec.elements)
+    tools = []
+    for skill in spec.skills:
+        inputs = list(dict.fromkeys(x for mode in skill.modes for x in mode.inputs))
+        outputs = tuple(dict.fromkeys(x for mode in skill.modes for o in mode.outcomes for x in o.outputs))
+        params = tuple(
+            ToolParam(x, required=all(x in mode.inputs for mode in skill.modes), aliases=onto.subtree(x)[1:])
+            for x in inputs
+        )
+        tools.append(Tool(skill.name, params, outputs, signatures=tuple(mode.inputs for mode in skill.modes)))
+    return ToolCatalog(tools)
+
+
+def load_tools(data: Any, path: str = "tools") -> ToolCatalog:
+    """Tools from decoded specs, read by the studio's importer (OpenAPI 3 or function specs)."""
+    data = _maybe_json(data, path)
+    if isinstance(data, list) and len(data) > MAX_TOOLS:
+        raise DataError(path, f"{len(data):,} tools; the limit is {MAX_TOOLS:,}")
+    try:
+        specs = toolspec.parse_tools(data)
+    except SpecError as exc:
+        first = exc.issues[0]
+        more = f" (and {len(exc.issues) - 1} more)" if len(exc.issues) > 1 else ""
+        where = f"{path}{'' if first.path.startswith('[') or not first.path else '.'}{first.path}"
+        raise DataError(where, f"{first.message}{more}") from None
+    return ToolCatalog(_tool(spec) for spec in specs)
+
+
+def _tool(spec: toolspec.ToolSpec) -> Tool:
+    required = {p.name for p in spec.required_inputs()}
+    params = tuple(ToolParam(p.name, required=p.name in required) for p in spec.inputs)
+    return Tool(spec.name, params, tuple(p.name for p in spec.outputs))
+
+
+# --- samples ------------------------------------------------------------------------------------
+
+
+def load_samples(data: Any, path: str = "samples") -> list[Sample]:
+    data = _maybe_json(data, path)
+    shared: ToolCatalog | None = None
+    if isinstance(data, Mapping):
+        if "tools" in data and ("samples" in data or "data" in data):
+            shared = load_tools(data["tools"], f"{path}.tools")
+        if "samples" in data or "data" in data:
+            key = "samples" if "samples" in data else "data"
+            data, path = _maybe_json(data[key], f"{path}.{key}"), f"{path}.{key}"
+        else:
+            data = [data]  # one sample
+    if not isinstance(data, list):
+        raise DataError(path, "expected a list of samples (each with an 'output' list of calls)")
+    if data and all(isinstance(x, Mapping) and ("name" in x or "function" in x) and "output" not in x for x in data):
+        data = [{"output": data}]  # one bare sequence of calls
+    if len(data) > MAX_SAMPLES:
+        raise DataError(path, f"{len(data):,} samples; the limit is {MAX_SAMPLES:,}")
+    samples = [_sample(item, f"{path}[{i}]", i) for i, item in enumerate(data)]
+    if shared is not None:
+        samples = [s if s.tools else Sample(s.calls, s.memory, s.goals, s.ident, shared) for s in samples]
+    return samples
+
+
+def _sample(item: Any, path: str, index: int) -> Sample:
+    if not isinstance(item, Mapping):
+        raise DataError(path, "a sample must be an object with an 'output' list of calls")
+    key = next((k for k in ("output", "calls", "sequence") if k in item), None)
+    if key is None:
+        raise DataError(path, "a sample needs its calls under 'output'")
+    calls = _maybe_json(item[key], f"{path}.{key}")
+    if not isinstance(calls, list):
+        raise DataError(f"{path}.{key}", "the calls must be a list")
+    if len(calls) > MAX_CALLS:
+        raise DataError(f"{path}.{key}", f"{len(calls):,} calls; the limit is {MAX_CALLS:,}")
+    memory = _maybe_json(item.get("memory", item.get("memory_objects", {})) or {}, f"{path}.memory")
+    if not isinstance(memory, Mapping):
+        raise DataError(f"{path}.memory", "memory must be an object: name -> value")
+    tools = load_tools(item["tools"], f"{path}.tools") if item.get("tools") else None
+    return Sample(
+        calls=tuple(_call(c, f"{path}.{key}[{j}]") for j, c in enumerate(calls)),
+        memory=dict(memory),
+        goals=tuple(_goals(item.get("goals") or [], f"{path}.goals")),
+        ident=str(item.get("sample_id", item.get("id", index))),
+        tools=tools,
+    )
+
+
+def _call(item: Any, path: str) -> Call:
+    if not isinstance(item, Mapping):
+        raise DataError(path, "a call must be an object with 'name' and 'arguments'")
+    if isinstance(item.get("function"), Mapping):  # OpenAI's tool_calls entries
+        item = {**item["function"], "label": item.get("label", "")}
+    name = item.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise DataError(f"{path}.name", "a call needs the name of a tool")
+    arguments = _maybe_json(item.get("arguments") or {}, f"{path}.arguments")
+    if not isinstance(arguments, Mapping):
+        raise DataError(f"{path}.arguments", "arguments must be an object: parameter -> value")
+    label = item.get("label") or ""
+    if not isinstance(label, str):
+        raise DataError(f"{path}.label", "a label must be a string such as 'var1'")
+    return Call(name=name, arguments={str(k): v for k, v in arguments.items()}, label=label)
+
+
+def _goals(goals: Any, path: str) -> list[str]:
+    if not isinstance(goals, list):
+        raise DataError(path, "goals must be a list of tool names or fields")
+    names = []
+    for i, goal in enumerate(goals):
+        if isinstance(goal, Mapping):  # {"name": tool} or {"item_id": field}
+            goal = goal.get("name", goal.get("item_id"))
+        if not isinstance(goal, str) or not goal:
+            raise DataError(f"{path}[{i}]", "a goal is a tool name or a field name")
+        names.append(goal)
+    return names
+
+
+def _maybe_json(value: Any, path: str) -> Any:
+    """Some datasets store nested lists and objects as JSON strings (NESTFUL's own release does)."""
+    if isinstance(value, str) and value.lstrip()[:1] in ("[", "{"):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise DataError(path, f"not JSON: {exc.msg}") from None
+    return value
+
+
+# --- reports ------------------------------------------------------------------------------------
+
+
+def report_to_data(report: BatchReport) -> dict[str, Any]:
+    """The report as JSON-ready data: every number, tag, repaired and compressed call, and diff."""
+    data = asdict(report)
+    for sequence in data["sequences"]:
+        for key in ("errors", "repaired_errors"):
+            for tag in sequence[key]:
+                tag["kind"] = str(tag["kind"])
+    return data

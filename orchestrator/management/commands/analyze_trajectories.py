@@ -1,0 +1,104 @@
+"""`analyze_trajectories SLUG FILE.json` or `analyze_trajectories FILE.json --tools SPECS.json`
+
+Tags, repairs and compresses every recorded sequence of FILE (NESTFUL samples, JSON Lines, or
+one list of calls) against a catalog's skills or against tool specs, and prints the batch
+figures. Exit status 0 when the analysis ran, 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
+
+from catalog_app.management.commands._io import resolve_version, user_errors
+from catalog_app.services import DEFAULT_WORKSPACE
+from orchestrator.engine.trajectories import BatchReport
+from orchestrator.engine.trajectory_io import decode_json, report_to_data
+from orchestrator.reports import report_html
+from orchestrator.validation_services import trajectories_analyze
+
+BAD_INPUT = 2
+MAX_FILE_BYTES = 50 * 1024 * 1024
+
+
+class Command(BaseCommand):
+    help = "Analyse recorded tool-call sequences: error tags, repairs, compression, batch figures."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("paths", nargs="+", metavar="[SLUG] FILE",
+                            help="the catalog whose skills are the tools (unless --tools), then the sequences file")
+        parser.add_argument("--tools", help="tool specs (OpenAPI 3, NESTFUL or OpenAI function specs) instead")
+        parser.add_argument("--number", type=int, default=None, help="catalog version (default: latest)")
+        parser.add_argument("--workspace", default=DEFAULT_WORKSPACE, help="workspace slug")
+        parser.add_argument("--show", type=int, default=3, help="print the diffs of this many troubled sequences")
+        parser.add_argument("--json", dest="as_json", action="store_true", help="print the whole report as JSON")
+        parser.add_argument("--out", help="also write the report as JSON to this file")
+        parser.add_argument("--html", help="also write the report as a standalone HTML page to this file")
+
+    def handle(self, *args: Any, paths: list[str], tools: str | None, number: int | None, workspace: str,
+               show: int, as_json: bool, out: str | None, html: str | None, **options: Any) -> None:
+        try:
+            report, source = self._analyse(paths, tools, number, workspace)
+        except CommandError as exc:
+            raise CommandError(str(exc), returncode=BAD_INPUT) from None
+        data = report_to_data(report)
+        if out:
+            Path(out).write_text(json.dumps(data, indent=2, ensure_ascii=False))
+        if html:
+            title = f"Trajectory analysis: {Path(paths[-1]).name}"
+            Path(html).write_text(report_html(report=data, title=title, source=source, finished_at=timezone.now()))
+        self.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) if as_json else _as_text(report, show))
+
+    def _analyse(self, paths: list[str], tools: str | None, number: int | None,
+                 workspace: str) -> tuple[BatchReport, str]:
+        if len(paths) > 2:
+            raise CommandError("give at most a catalog slug and one sequences file")
+        slug, file = (paths[0], paths[1]) if len(paths) == 2 else (None, paths[0])
+        if slug and tools:
+            raise CommandError("give a catalog slug or --tools, not both")
+        version = resolve_version(slug=slug, number=number, workspace=workspace) if slug else None
+        with user_errors(file):
+            samples = decode_json(_read(file), "the sequences file")
+            specs = decode_json(_read(tools), "the tool specs file") if tools else None
+            report = trajectories_analyze(samples=samples, version=version, tools=specs)
+        source = f"catalog {slug} v{version.number}" if version else (tools or "the samples' own tools")
+        return report, source
+
+
+def _read(path: str) -> bytes:
+    try:
+        file = Path(path)
+        if file.stat().st_size > MAX_FILE_BYTES:
+            raise CommandError(f"{path}: larger than {MAX_FILE_BYTES:,} bytes")
+        return file.read_bytes()
+    except OSError as exc:
+        raise CommandError(f"{path}: {exc.strerror or exc}") from None
+
+
+def _as_text(report: BatchReport, show: int) -> str:
+    removed = report.calls - report.compressed_calls
+    lines = [
+        f"sequences: {report.count}",
+        f"passed: {report.passed} ({100 * report.pass_rate:.1f}%)",
+        f"error-free once repaired: {report.repaired}",
+        f"compression rate: {100 * report.compression_rate:.1f}% ({removed} of {report.calls} calls removed)",
+        f"troubled indices: {', '.join(map(str, report.troubled)) or 'none'}",
+        f"average time per sequence: {report.mean_ms:.2f} ms",
+    ]
+    if report.failures_per_tool:
+        width = max(len(name) for name in report.failures_per_tool)
+        lines.append("failures per tool:")
+        lines += [f"  {name:<{width}}  {count}" for name, count in report.failures_per_tool.items()]
+    if report.errors_per_type:
+        lines.append("errors by kind: " + ", ".join(f"{k} {v}" for k, v in report.errors_per_type.items()))
+    for index in report.troubled[:max(0, show)]:
+        sequence = report.sequences[index]
+        lines += ["", f"sequence {index} ({sequence.ident}):"]
+        lines += [f"  {tag}" for tag in sequence.errors]
+        lines += ["  repaired:", *(f"    {line}" for line in sequence.repair_diff)]
+        lines += ["  compressed:", *(f"    {line}" for line in sequence.compress_diff)]
+    return "\n".join(lines)

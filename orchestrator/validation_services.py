@@ -1,0 +1,181 @@
+"""Plan validation and trajectory analysis for stored catalogs: the Django side of
+`orchestrator.engine.validate` and `orchestrator.engine.trajectories`.
+
+Thin functions: look up what the engine needs, call it, store what must outlive the request.
+A batch analysis is a `TrajectoryAnalysis` row run by a Celery job (`orchestrator.tasks`); its
+input is checked when the row is created, so a job never starts on data it cannot read.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from catalog_app.models import CatalogVersion, Workspace
+from catalog_app.selectors import version_spec
+from orchestrator.engine.compile import intent_goal
+from orchestrator.engine.errors import ConcertoError, UnknownName
+from orchestrator.engine.spec import Goal
+from orchestrator.engine.task import PlanningState
+from orchestrator.engine.trajectories import BatchReport, Sample, ToolCatalog, analyze_batch
+from orchestrator.engine.trajectory_io import DataError, load_samples, load_tools, report_to_data, tools_from_catalog
+from orchestrator.engine.validate import Quality, ValidationReport, validate_plan
+from orchestrator.planning import version_planner
+
+from .models import AnalysisStatus, TrajectoryAnalysis
+
+logger = logging.getLogger(__name__)
+
+# Bigger batches go through a job (the API's synchronous endpoint refuses them).
+SYNC_SEQUENCES = 1000
+PROGRESS_EVERY_SECONDS = 0.5
+
+
+# --- plan validation ----------------------------------------------------------------------------
+
+
+def plan_validate(
+    *,
+    version: CatalogVersion,
+    plan: str | Sequence[str],
+    quality: Quality = "optimal",
+    intent: str | None = None,
+    goal: Goal | None = None,
+    known: Sequence[str] = (),
+) -> ValidationReport:
+    """Judge a written plan for an intent (or an explicit goal) of `version`."""
+    planner = version_planner(version=version)
+    if intent is not None:
+        goal = intent_goal(planner.domain.spec, intent)
+    if goal is None:
+        raise ConcertoError("give an intent or a goal")
+    elements = planner.domain.ontology.elements
+    for name in known:
+        if name not in elements:
+            raise UnknownName("element", name, list(elements))
+    return validate_plan(planner, goal, plan, quality, PlanningState.of(known=known))
+
+
+# --- trajectory analysis ------------------------------------------------------------------------
+
+
+def trajectory_samples(
+    *, samples: Any, version: CatalogVersion | None = None, tools: Any = None
+) -> tuple[list[Sample], ToolCatalog | None]:
+    """The samples and the tools they are checked against; DataError for anything unreadable."""
+    if version is not None and tools is not None:
+        raise DataError("tools", "give a catalog or tool specs, not both")
+    catalog = tools_from_catalog(version_spec(version=version)) if version is not None else None
+    if tools is not None:
+        catalog = load_tools(tools)
+    read = load_samples(samples)
+    if not read:
+        raise DataError("samples", "there are no sequences to analyse")
+    if catalog is None:
+        lacking = next((i for i, s in enumerate(read) if s.tools is None), None)
+        if lacking is not None:
+            raise DataError(f"samples[{lacking}]", "this sample brings no tools: give a catalog or tool specs")
+    return read, catalog
+
+
+def trajectories_analyze(
+    *, samples: Any, version: CatalogVersion | None = None, tools: Any = None
+) -> BatchReport:
+    """Analyse a batch in the caller's process (the command line, small API requests)."""
+    read, catalog = trajectory_samples(samples=samples, version=version, tools=tools)
+    return analyze_batch(read, catalog)
+
+
+@transaction.atomic
+def analysis_create(
+    *,
+    workspace: Workspace,
+    samples: Any,
+    name: str = "",
+    version: CatalogVersion | None = None,
+    tools: Any = None,
+    user: AbstractBaseUser | None = None,
+    enqueue: bool = True,
+) -> TrajectoryAnalysis:
+    """Store a batch for analysis and, once the row is committed, hand it to a worker."""
+    if version is not None and version.catalog.workspace_id != workspace.pk:
+        raise UnknownName("catalog version", str(version.pk))
+    read, _ = trajectory_samples(samples=samples, version=version, tools=tools)
+    analysis = TrajectoryAnalysis(
+        workspace=workspace, version=version, name=name[:200], created_by=user, samples=samples, tools=tools,
+        total=len(read),
+    )
+    analysis.full_clean()
+    analysis.save()
+    if enqueue:
+        from .tasks import trajectory_analysis_run  # the task module imports this one
+
+        transaction.on_commit(lambda: trajectory_analysis_run.delay(analysis.pk))
+    return analysis
+
+
+def analysis_run(*, analysis_id: int) -> TrajectoryAnalysis:
+    """Run a stored batch; safe to call again (a finished one is left as it is).
+
+    A job redelivered after its worker died starts over: the analysis is a pure function of the
+    stored input, and the report is only written, in one update, when it is complete.
+    """
+    claimed = (
+        TrajectoryAnalysis.objects.filter(pk=analysis_id)
+        .exclude(status=AnalysisStatus.DONE)
+        .update(status=AnalysisStatus.RUNNING, started_at=timezone.now(), done=0, error="")
+    )
+    analysis = TrajectoryAnalysis.objects.get(pk=analysis_id)
+    if not claimed:
+        return analysis
+    try:
+        read, catalog = trajectory_samples(samples=analysis.samples, version=analysis.version, tools=analysis.tools)
+        report = analyze_batch(read, catalog, on_progress=_progress_writer(analysis_id))
+    except ConcertoError as exc:  # the input changed meaning (e.g. its catalog version was edited)
+        return _finish(analysis_id, AnalysisStatus.FAILED, error=str(exc))
+    except Exception as exc:
+        logger.exception("trajectory analysis %s failed", analysis_id)
+        _finish(analysis_id, AnalysisStatus.FAILED, error=f"the analysis failed: {type(exc).__name__}: {exc}")
+        raise
+    return _finish(analysis_id, AnalysisStatus.DONE, report=report_to_data(report), done=report.count)
+
+
+def _progress_writer(analysis_id: int):
+    last = [0.0]
+
+    def write(done: int, total: int) -> None:
+        # A row update per sequence would cost more than the analysis; twice a second is enough
+        # for a progress bar polled every second.
+        now = time.monotonic()
+        if now - last[0] >= PROGRESS_EVERY_SECONDS or done == total:
+            last[0] = now
+            TrajectoryAnalysis.objects.filter(pk=analysis_id).update(done=done)
+
+    return write
+
+
+def _finish(analysis_id: int, status: str, **fields: Any) -> TrajectoryAnalysis:
+    TrajectoryAnalysis.objects.filter(pk=analysis_id).update(status=status, finished_at=timezone.now(), **fields)
+    return TrajectoryAnalysis.objects.get(pk=analysis_id)
+
+
+# --- reads --------------------------------------------------------------------------------------
+
+
+def analysis_list(*, workspace: Workspace) -> QuerySet[TrajectoryAnalysis]:
+    return TrajectoryAnalysis.objects.filter(workspace=workspace).select_related("version__catalog")
+
+
+def analysis_get(*, workspace: Workspace, pk: int) -> TrajectoryAnalysis:
+    """The workspace's analysis `pk`; UnknownName when it has none of that number."""
+    analysis = analysis_list(workspace=workspace).filter(pk=pk).first()
+    if analysis is None:
+        raise UnknownName("analysis", str(pk))
+    return analysis

@@ -1,0 +1,272 @@
+"""Studio pages for plan validation and trajectory analysis (htmx, login required).
+
+- `/catalogs/<slug>/validate/`: paste a plan, see the verdict and the coloured diff (the form
+  posts with htmx and only the verdict is swapped in);
+- `/validation/`: upload a batch of recorded sequences; it is analysed by a Celery job;
+- `/validation/analyses/<id>/`: a progress bar polled every second until the server answers
+  286 (htmx then stops polling) with the report: figures, a chart of failures per tool, diffs;
+  the report downloads as JSON and as a standalone HTML page.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from uuid import UUID
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.middleware import HtmxDetails
+
+from catalog_app.models import Catalog, CatalogVersion, Workspace
+from catalog_app.selectors import (
+    catalog_get,
+    catalog_list,
+    version_get,
+    version_latest,
+    version_list,
+    version_live,
+    version_spec,
+    workspace_for_user,
+)
+from orchestrator.engine.errors import ConcertoError, UnknownName
+from orchestrator.planning import version_planner
+
+from . import chat_selectors
+from .forms import AnalysisUploadForm, PlanCheckForm
+from .models import AnalysisStatus, TrajectoryAnalysis
+from .reports import report_context, report_html
+from .validation_services import analysis_create, analysis_get, analysis_list, plan_validate
+
+STOP_POLLING = 286  # htmx: swap this answer in and stop polling
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+# --- plan validation ----------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+@vary_on_headers("HX-Request")
+def plan_validate_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    context = _version_context(request, slug)
+    spec = context["spec"]
+    if request.method == "POST":
+        form = PlanCheckForm(request.POST, spec=spec)
+        context.update(form=form, **_verdict(form, context["version"]))
+        template = "orchestrator/validate_plan.html"
+        return render(request, template + ("#verdict" if request.htmx else ""), context)
+    intent = request.GET.get("intent") or (spec.intents[0].name if spec.intents else "")
+    initial = {"intent": intent, "quality": "optimal", "plan": _planner_lines(context["version"], spec, intent)
+               if request.GET.get("start") == "planner" else ""}
+    context["form"] = PlanCheckForm(initial=initial, spec=spec)
+    return _render(request, "orchestrator/validate_plan.html", context)
+
+
+def _verdict(form: PlanCheckForm, version: CatalogVersion) -> dict[str, Any]:
+    if not form.is_valid():
+        return {}
+    try:
+        report = plan_validate(version=version, plan=form.cleaned_data["plan"], quality=form.cleaned_data["quality"],
+                               intent=form.cleaned_data["intent"], known=form.known_names())
+    except ConcertoError as exc:
+        return {"problem": str(exc)}
+    return {"report": report}
+
+
+def _planner_lines(version: CatalogVersion, spec: Any, intent: str) -> str:
+    """The planner's own plan for `intent`, as a starting point to edit."""
+    goal = next((i.goal for i in spec.intents if i.name == intent), None)
+    if goal is None:
+        return ""
+    result = version_planner(version=version).plan(goal)
+    return "\n".join(result.lines) if result.solved else ""
+
+
+# --- trajectory analysis ------------------------------------------------------------------------
+
+
+@require_GET
+@login_required
+def validation_index_page(request: HtmxHttpRequest) -> HttpResponse:
+    workspace = _workspace(request)
+    catalogs = list(catalog_list(workspace=workspace))
+    return render(request, "orchestrator/validation_index.html", {
+        "catalogs": catalogs,
+        "analyses": analysis_list(workspace=workspace)[:50],
+        "form": AnalysisUploadForm(catalogs=catalogs),
+    })
+
+
+@require_POST
+@login_required
+def analysis_create_view(request: HtmxHttpRequest) -> HttpResponse:
+    workspace = _workspace(request)
+    catalogs = list(catalog_list(workspace=workspace))
+    form = AnalysisUploadForm(request.POST, request.FILES, catalogs=catalogs)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            version = _latest(workspace, data["catalog"]) if data["catalog"] else None
+            analysis = analysis_create(
+                workspace=workspace, samples=data["samples"], tools=data["tools"], version=version,
+                name=data["name"] or _upload_name(request), user=request.user,
+            )
+        except ConcertoError as exc:
+            form.add_error(None, str(exc))
+        else:
+            return redirect("orchestrator:analysis", pk=analysis.pk)
+    context = {"catalogs": catalogs, "analyses": analysis_list(workspace=workspace)[:50], "form": form}
+    return render(request, "orchestrator/validation_index.html", context, status=422)
+
+
+def _upload_name(request: HttpRequest) -> str:
+    upload = request.FILES.get("samples")
+    return upload.name if upload else ""
+
+
+@require_GET
+@login_required
+@vary_on_headers("HX-Request")
+def analysis_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    analysis = _analysis(request, pk)
+    context = {"analysis": analysis, **_report_context(analysis)}
+    if request.htmx:  # a poll of the progress bar
+        status = STOP_POLLING if analysis.finished else 200
+        return render(request, "orchestrator/analysis.html#status", context, status=status)
+    return render(request, "orchestrator/analysis.html", context)
+
+
+@require_GET
+@login_required
+def analysis_report_json(request: HttpRequest, pk: int) -> HttpResponse:
+    analysis = _finished(request, pk)
+    response = HttpResponse(json.dumps(analysis.report, indent=2, ensure_ascii=False),
+                            content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="trajectory-analysis-{pk}.json"'
+    return response
+
+
+@require_GET
+@login_required
+def analysis_report_html(request: HttpRequest, pk: int) -> HttpResponse:
+    analysis = _finished(request, pk)
+    title = f"Trajectory analysis #{analysis.pk}" + (f": {analysis.name}" if analysis.name else "")
+    response = HttpResponse(report_html(report=analysis.report, title=title, source=_source(analysis),
+                                        finished_at=analysis.finished_at))
+    response["Content-Disposition"] = f'attachment; filename="trajectory-analysis-{pk}.html"'
+    return response
+
+
+def _report_context(analysis: TrajectoryAnalysis) -> dict[str, Any]:
+    if analysis.status != AnalysisStatus.DONE or not analysis.report:
+        return {"report": None}
+    return report_context(analysis.report)
+
+
+def _source(analysis: TrajectoryAnalysis) -> str:
+    version = analysis.version
+    if version is None:
+        return "the tool specs that came with the batch"
+    return f"the skills of catalog {version.catalog.slug} v{version.number}"
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+def _render(request: HtmxHttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
+    # A history restore asks for the whole page: htmx had nothing cached to show.
+    if request.htmx and not request.htmx.history_restore_request:
+        template += "#page"
+    return render(request, template, context)
+
+
+def _workspace(request: HttpRequest) -> Workspace:
+    workspace = workspace_for_user(user=request.user)
+    if workspace is None:
+        raise PermissionDenied("you are not a member of any workspace")
+    return workspace
+
+
+def _latest(workspace: Workspace, slug: str) -> CatalogVersion:
+    catalog = catalog_get(workspace=workspace, slug=slug)
+    version = version_latest(catalog=catalog)
+    if version is None:
+        raise ConcertoError(f"catalog '{slug}' has no versions")
+    return version
+
+
+def _version_context(request: HttpRequest, slug: str) -> dict[str, Any]:
+    """The catalog and the version asked for (`?version=N` or a posted `version`, else the latest)."""
+    try:
+        catalog: Catalog = catalog_get(workspace=_workspace(request), slug=slug)
+        number = request.POST.get("version") or request.GET.get("version", "")
+        if number and not number.isdigit():
+            raise UnknownName(f"version of catalog '{slug}'", number)
+        version = version_get(catalog=catalog, number=int(number)) if number else version_latest(catalog=catalog)
+    except UnknownName as exc:
+        raise Http404(str(exc)) from exc
+    if version is None:
+        raise Http404(f"catalog '{slug}' has no versions")
+    return {
+        "catalog": catalog,
+        "version": version,
+        "versions": version_list(catalog=catalog),
+        "live": version_live(catalog=catalog),
+        "spec": version_spec(version=version),
+        "tab": "validate",
+    }
+
+
+def _analysis(request: HttpRequest, pk: int) -> TrajectoryAnalysis:
+    try:
+        return analysis_get(workspace=_workspace(request), pk=pk)
+    except UnknownName as exc:
+        raise Http404(str(exc)) from exc
+
+
+def _finished(request: HttpRequest, pk: int) -> TrajectoryAnalysis:
+    analysis = _analysis(request, pk)
+    if analysis.status != AnalysisStatus.DONE:
+        raise Http404(f"analysis {pk} has no report yet ({analysis.status})")
+    return analysis
+
+
+# --- chat sessions: the inspector (issue 3) -----------------------------------------------------
+# Analysts read their workspace's conversations: what was said (masked), the goal stack, the
+# plan, the plans given up and the skill calls; the inspector polls so it follows a live chat.
+
+
+@require_GET
+@login_required
+def session_list_page(request: HtmxHttpRequest) -> HttpResponse:
+    assistants = [
+        (assistant, chat_selectors.session_recent(assistant=assistant))
+        for assistant in chat_selectors.assistant_list(workspace=_workspace(request))
+    ]
+    return render(request, "orchestrator/sessions/session_list.html", {"assistants": assistants})
+
+
+@require_GET
+@login_required
+@vary_on_headers("HX-Request")
+def session_inspector_page(request: HtmxHttpRequest, session_id: UUID) -> HttpResponse:
+    session = chat_selectors.session_get(session_id=session_id, workspace=_workspace(request))
+    if session is None:
+        raise Http404(f"unknown session '{session_id}'")
+    debug = chat_selectors.session_debug(session=session)
+    summary = chat_selectors.session_explain(session=session, kind="what")
+    hows = [chat_selectors.session_explain(session=session, kind="how", element=item["element"])
+            for item in summary["items"]]
+    context = {"session": session, "debug": debug, "explained": {"what": summary, "how": hows}}
+    template = "orchestrator/sessions/inspector.html"
+    if request.htmx and not request.htmx.history_restore_request:
+        template += "#inspector"  # the 2-second poll swaps the inspector, not the page
+    return render(request, template, context)

@@ -1,0 +1,45 @@
+"""Fixtures of the validation tests (the shared ones are in tests/integration/conftest.py)."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+from tests.integration.conftest import PASSWORD
+
+# The banking loan plan with the credit check before the customer's consent to it.
+CHECK_BEFORE_CONSENT = [
+    "ask(ssn)",
+    "credit_score = credit_check(ssn)",
+    "authorize(credit_check)",
+    "ask(email)",
+    "name, address, account_number, income = lookup_customer(email)",
+    "ask(loan_amount)",
+    "authorize(submit_loan)",
+    "loan_status, loan_id = submit_loan(name, income, credit_score, loan_amount)",
+]
+
+# Recorded calls against the banking catalog's skills: one clean, one with a wrong reference,
+# one with a made-up tool.
+BANKING_SAMPLES = [
+    {"sample_id": "clean", "output": [
+        {"name": "lookup_customer", "arguments": {"email": "ada@example.com"}, "label": "var1"},
+        {"name": "submit_credit_card", "label": "var2", "arguments": {
+            "name": "$var1.name$", "address": "$var1.address$", "income": "$var1.income$", "card_type": "gold"}},
+    ]},
+    {"sample_id": "wrong-field", "output": [
+        {"name": "lookup_customer", "arguments": {"email": "ada@example.com"}, "label": "var1"},
+        {"name": "submit_credit_card", "label": "var2", "arguments": {
+            "name": "$var1.full_name$", "address": "$var1.address$", "income": "$var1.income$", "card_type": "gold"}},
+    ]},
+    {"sample_id": "made-up", "output": [
+        {"name": "fetch_weather", "arguments": {"city": "Paris"}, "label": "var1"},
+    ]},
+]
+
+
+@pytest.fixture
+def basic_auth(analyst) -> dict[str, str]:
+    token = base64.b64encode(f"{analyst.username}:{PASSWORD}".encode()).decode()
+    return {"HTTP_AUTHORIZATION": f"Basic {token}"}

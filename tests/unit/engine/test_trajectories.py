@@ -1,0 +1,256 @@
+"""Trajectory analysis: error tags, repairs, compression, batch statistics and the file layouts."""
+
+import json
+
+import pytest
+
+from orchestrator.engine.trajectories import Call, ErrorType, Sample, analyze_batch, analyze_sequence
+from orchestrator.engine.trajectory_io import DataError, load_samples, load_tools, report_to_data, tools_from_catalog
+
+TOOLS = [  # NESTFUL's layout: query_parameters with `required`, output_parameters
+    {"name": "SearchAirport", "query_parameters": {"query": {"type": "string", "required": True}},
+     "output_parameters": {"skyId": {"type": "string"}, "entityId": {"type": "string"},
+                           "presentation": {"type": "object", "properties": {"title": {"type": "string"}}}}},
+    {"name": "FlightSearch",
+     "query_parameters": {"originSkyId": {"required": True}, "originEntityId": {"required": True},
+                          "date": {"required": True}, "returnDate": {"required": False}},
+     "output_parameters": {"flightId": {"type": "string"}}},
+    {"name": "SearchLocation", "query_parameters": {"query": {"required": True}},
+     "output_parameters": {"geoId": {"type": "string"}}},
+    {"name": "SearchHotels", "query_parameters": {"geoId": {"required": True}, "checkIn": {"required": True}},
+     "output_parameters": {"hotelId": {"type": "string"}}},
+    {"name": "ArtistOverview", "query_parameters": {"artistId": {"required": True}},
+     "output_parameters": {"albums": {"type": "array"}}},
+]
+
+
+@pytest.fixture(scope="module")
+def tools():
+    return load_tools(TOOLS)
+
+
+def call(_tool, _label="", **arguments):
+    return Call(_tool, arguments, _label)
+
+
+def analyse(tools, calls, memory=None, goals=()):
+    return analyze_sequence(Sample(tuple(calls), memory or {}, tuple(goals)), tools)
+
+
+def kinds(report):
+    return [(tag.call, tag.kind) for tag in report.errors]
+
+
+def test_a_correct_sequence_passes_untouched(tools):
+    calls = [call("SearchLocation", "var1", query="Rome"),
+             call("SearchHotels", "var2", geoId="$var1.geoId$", checkIn="2024-10-05"),
+             call("var_result", hotels="$var2$")]
+    report = analyse(tools, calls)
+    assert report.passed and not report.errors
+    assert report.repaired == report.compressed == tuple(calls)
+    assert all(line.startswith("  ") for line in report.compress_diff)
+
+
+def test_a_thrashing_sequence_is_compressed_to_one_correct_call(tools):
+    calls = [
+        call("SearchAirport", "var1", query="New York"),
+        call("FlightSearch", "var2", originSkyId="$var1.skyId$"),  # no date: nothing can supply one
+        call("SearchAirport", "var3", query="New York"),  # the same search again, to support a retry
+        call("FlightSearch", "var4", originSkyId="$var3.skyid$", date="2024-12-01"),  # misspelt field
+        call("SearchAirport", "var5", query="New York"),
+        call("FlightSearch", "var6", originSkyId="$var5.skyId$", originEntityId="$var5.entityId$",
+             date="2024-12-01"),
+    ]
+    report = analyse(tools, calls)
+    assert not report.passed
+    assert [c.line for c in report.compressed] == [
+        'var1 = SearchAirport(query="New York")',
+        'var4 = FlightSearch(originSkyId="$var1.skyId$", date="2024-12-01", originEntityId="$var1.entityId$")',
+    ]
+    assert report.tool_calls == 6 and report.compressed_calls == 2
+    assert '- var6 = FlightSearch(originSkyId="$var5.skyId$", originEntityId="$var5.entityId$", date="2024-12-01")' \
+        in report.compress_diff
+
+
+def test_a_wrong_reference_is_pointed_at_the_call_that_produces_the_field(tools):
+    calls = [call("SearchAirport", "var3", query="London"),
+             call("SearchLocation", "var4", query="London"),
+             call("SearchHotels", "var5", geoId="$var3.ID$", checkIn="2024-08-15")]
+    report = analyse(tools, calls)
+    assert kinds(report) == [(2, ErrorType.WRONG_ASSIGNMENT)]
+    assert report.errors[0].detail == "geoId=$var3.ID$"
+    assert report.repaired[2].arguments == {"geoId": "$var4.geoId$", "checkIn": "2024-08-15"}
+    assert report.repair_diff[-2:] == (
+        '- var5 = SearchHotels(geoId="$var3.ID$", checkIn="2024-08-15")',
+        '+ var5 = SearchHotels(geoId="$var4.geoId$", checkIn="2024-08-15")',
+    )
+    assert not report.repaired_errors
+
+
+def test_a_reference_into_memory_is_repaired_by_the_parameter_it_fills(tools):
+    memory = {"var1": {"artist_id": 12345}}
+    report = analyse(tools, [call("ArtistOverview", "var2", artistId="$var1.id$")], memory)
+    assert kinds(report) == [(0, ErrorType.WRONG_ASSIGNMENT)]
+    assert report.repaired[0].arguments == {"artistId": "$var1.artist_id$"}
+
+
+def test_a_made_up_tool_is_tagged_and_taken_for_the_real_one_it_resembles(tools):
+    calls = [call("SearchLocation", "var1", query="Paris"),
+             call("Search_Hotels", "var2", geo_id="$var1.geoId$", checkIn="2024-10-05"),
+             call("NLP.extract_topics", "var3", text="$var2.hotelId$")]
+    report = analyse(tools, calls)
+    # The made-up tool produced nothing, so what the next call takes from it is missing too.
+    assert kinds(report) == [(1, ErrorType.MADE_UP_TOOL), (2, ErrorType.MADE_UP_TOOL), (2, ErrorType.MISSING_MEMORY)]
+    assert [c.line for c in report.repaired] == [
+        'var1 = SearchLocation(query="Paris")',
+        'var2 = SearchHotels(geoId="$var1.geoId$", checkIn="2024-10-05")',
+    ]
+    assert [str(tag) for tag in report.repaired_errors] == [
+        "sequence: made up tool: call 3 (NLP.extract_topics) resembles no tool and was removed"]
+
+
+def test_made_up_and_missing_parameters(tools):
+    calls = [call("SearchLocation", "var1", query="Paris", lang="fr"),
+             call("SearchHotels", "var2", geo_Id="$var1.geoId$")]
+    report = analyse(tools, calls, memory={"checkIn": "2024-10-05"})
+    assert kinds(report) == [(0, ErrorType.MADE_UP_PARAMETER), (1, ErrorType.MADE_UP_PARAMETER),
+                             (1, ErrorType.MISSING_PARAMETER), (1, ErrorType.MISSING_PARAMETER)]
+    assert report.repaired[0].arguments == {"query": "Paris"}  # nothing resembles `lang`: dropped
+    assert report.repaired[1].arguments == {"geoId": "$var1.geoId$", "checkIn": "$checkIn$"}  # from memory
+    assert not report.repaired_errors
+
+
+def test_references_to_missing_memory(tools):
+    calls = [call("SearchHotels", "var2", geoId="$var9.geoId$", checkIn="$when$"),
+             call("SearchLocation", "var1", query="Paris")]
+    report = analyse(tools, calls)
+    assert kinds(report) == [(0, ErrorType.MISSING_MEMORY), (0, ErrorType.MISSING_MEMORY)]
+    # Only an earlier result can be used: the location comes after, so the repair cannot help.
+    assert report.repaired_errors
+    assert [c.name for c in report.compressed] == ["SearchLocation"]
+
+
+def test_nested_output_fields_and_the_closing_var_result(tools):
+    calls = [call("SearchAirport", "var1", query="Oslo"),
+             call("var_result", title="$var1.presentation.title$", everything="$var1$")]
+    assert analyse(tools, calls).passed
+
+
+def test_goals_that_the_sequence_does_not_reach(tools):
+    calls = [call("SearchLocation", "var1", query="Paris")]
+    assert analyse(tools, calls, goals=["geoId"]).passed
+    report = analyse(tools, calls, goals=["SearchHotels", "hotelId"])
+    assert [str(tag) for tag in report.errors] == ["sequence: goal not met: SearchHotels is never called",
+                                                   "sequence: goal not met: hotelId is never obtained"]
+
+
+def test_batch_statistics_over_a_batch_we_build(tools):
+    good = [call("SearchLocation", "var1", query="Rome"),
+            call("SearchHotels", "var2", geoId="$var1.geoId$", checkIn="2024-10-05")]
+    repeated = [*good, call("SearchLocation", "var3", query="Rome")]  # one call too many
+    made_up = [call("SearchLocatoin", "var1", query="Rome"), call("Weather", "var2", city="Rome")]
+    wrong = [call("SearchLocation", "var1", query="Rome"),
+             call("SearchHotels", "var2", geoId="$var1.id$", checkIn="2024-10-05")]
+    samples = [Sample(tuple(calls)) for calls in (good, repeated, made_up, wrong, good)]
+    seen = []
+    report = analyze_batch(samples, tools, on_progress=lambda done, total: seen.append((done, total)))
+    assert (report.count, report.passed, report.pass_rate) == (5, 3, 0.6)
+    assert report.troubled == (2, 3)
+    assert report.failures_per_tool == {"SearchLocatoin": 1, "Weather": 1, "SearchHotels": 1}
+    assert report.errors_per_type == {"made_up_tool": 2, "wrong_assignment": 1}
+    # 11 tool calls; compression drops the repeat and the unknown `Weather`.
+    assert (report.calls, report.compressed_calls) == (11, 9)
+    assert report.compression_rate == pytest.approx(2 / 11)
+    assert report.repaired == 4  # all but the one with `Weather`, which resembles no tool
+    assert seen == [(1, 5), (2, 5), (3, 5), (4, 5), (5, 5)]
+    assert report.mean_ms > 0
+    data = report_to_data(report)
+    assert json.loads(json.dumps(data))["sequences"][2]["errors"][0]["kind"] == "made_up_tool"
+
+
+def test_nestful_samples_are_read_as_they_are():
+    # As in NESTFUL's release: `output` stored as a JSON string, tools carried by the sample.
+    sample = {
+        "sample_id": "nf-17",
+        "input": "Find hotels in London",
+        "output": json.dumps([{"name": "SearchLocation", "arguments": {"query": "London"}, "label": "var1"},
+                              {"name": "SearchHotels", "arguments": {"geoId": "$var1.geoId$", "checkIn": "x"},
+                               "label": "var2"}]),
+        "tools": json.dumps(TOOLS),
+        "gold_answer": "ignored",
+    }
+    (read,) = load_samples([sample])
+    assert read.ident == "nf-17" and len(read.tools) == 5
+    assert analyze_batch([read]).passed == 1
+
+
+def test_openai_function_tools_and_calls():
+    tools = load_tools([{"type": "function", "function": {
+        "name": "get_weather", "parameters": {"type": "object", "properties": {"city": {}, "unit": {}},
+                                              "required": ["city"]}}}])
+    (sample,) = load_samples([{"function": {"name": "get_weather", "arguments": '{"unit": "C"}'}}])
+    report = analyze_sequence(sample, tools)
+    assert [(t.kind, t.detail) for t in report.errors] == [(ErrorType.MISSING_PARAMETER, "get_weather needs 'city'")]
+
+
+def test_catalog_skills_become_tools_one_signature_per_mode(banking):
+    tools = tools_from_catalog(banking)
+    lookup = tools.get("lookup_customer")
+    assert {p.name for p in lookup.params} == {"email", "account_number"}
+    assert lookup.missing(["account_number"]) == [] and lookup.missing([]) == ["email"]
+    assert tools.get("ocr_document").param_for("passport") == "document"  # a subtype fits
+    calls = [call("lookup_customer", "var1", account_number="12345678"),
+             call("submit_loan", "var2", name="$var1.name$", income="$var1.income$", credit_score="$var1.score$",
+                  loan_amount=5000)]
+    report = analyse(tools, calls)
+    assert kinds(report) == [(1, ErrorType.WRONG_ASSIGNMENT)]
+
+
+@pytest.mark.parametrize(
+    ("data", "path", "message"),
+    [
+        ({"samples": 3}, "samples.samples", "expected a list of samples"),
+        ([{"input": "x"}], "samples[0]", "needs its calls under 'output'"),
+        ([{"output": [{"arguments": {}}]}], "samples[0].output[0].name", "needs the name of a tool"),
+        ([{"output": [{"name": "f", "arguments": [1]}]}], "samples[0].output[0].arguments", "must be an object"),
+        ([{"output": "[not json"}], "samples[0].output", "not JSON"),
+        ([{"output": [], "tools": [{"description": "no name"}]}], "samples[0].tools[0].name", "needs a 'name'"),
+    ],
+)
+def test_bad_data_is_one_error_naming_where(data, path, message):
+    with pytest.raises(DataError, match=message) as caught:
+        load_samples(data)
+    assert caught.value.path == path
+
+
+def test_duplicate_tools_are_refused():
+    with pytest.raises(DataError, match="duplicate tool 'f'"):
+        load_tools([{"name": "f"}, {"name": "f"}])
+
+
+def test_openapi_operations_are_tools_as_the_studio_imports_them():
+    document = {
+        "openapi": "3.0.0",
+        "paths": {"/customers/{email}": {"get": {
+            "operationId": "getCustomer",
+            "parameters": [{"name": "email", "in": "path", "schema": {"type": "string"}}],
+            "responses": {"200": {"content": {"application/json": {"schema": {
+                "type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}}}}}}},
+        }}},
+    }
+    tools = load_tools(document)
+    calls = [call("getCustomer", "var1", email="ada@example.com"), call("var_result", who="$var1.nmae$")]
+    report = analyse(tools, calls)
+    assert [(t.kind, t.detail) for t in report.errors] == [(ErrorType.WRONG_ASSIGNMENT, "who=$var1.nmae$")]
+    assert report.repaired[1].arguments == {"who": "$var1.name$"}
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [{"q": None}, {"q": [1, [2, {"x": "$var1.a$"}]]}, {"q": {"deep": {"er": "$$"}}}, {"q": "$"}, {"q": "$.$"},
+     {"q": "$var1$ and $var2.b.c$"}, {"": ""}, {"q": 10**30}, {"q": float("nan")}, {"q": "é $ünï.côdé$"}],
+)
+def test_odd_argument_values_never_break_the_analysis(tools, arguments):
+    calls = [call("SearchLocation", "var1", **arguments), call("var_result", **arguments), Call("💥", arguments)]
+    report = analyze_batch([Sample(tuple(calls))], tools)
+    assert report.count == 1 and report.sequences[0].repair_diff
