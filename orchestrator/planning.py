@@ -78,15 +78,19 @@ class GoalPlan:
 
 
 def goal_plan(*, version: CatalogVersion, goal: Goal, state: PlanningState | None = None) -> GoalPlan:
-    planner = version_planner(version=version)
-    state = state or PlanningState()
-    _check_state(planner, state)
-    return GoalPlan(goal=goal, result=planner.plan(goal, state))
+    return _plan(version_spec(version=version), goal, state)
 
 
 def intent_plan(*, version: CatalogVersion, intent: str, state: PlanningState | None = None) -> GoalPlan:
-    goal = intent_goal(version_spec(version=version), intent)
-    return goal_plan(version=version, goal=goal, state=state)
+    spec = version_spec(version=version)  # read once: a draft may change between two reads
+    return _plan(spec, intent_goal(spec, intent), state)
+
+
+def _plan(spec: CatalogSpec, goal: Goal, state: PlanningState | None) -> GoalPlan:
+    planner = spec_planner(spec)
+    state = state or PlanningState()
+    _check_state(planner, state)
+    return GoalPlan(goal=goal, result=planner.plan(goal, state))
 
 
 def version_plans(*, version: CatalogVersion) -> dict[str, PlanResult]:

@@ -150,7 +150,7 @@ def test_plan_for_intent(api, banking):
         "cost": 1,
     }
     assert body["steps"][0] == {
-        "kind": "ask", "line": "ask(document)", "skill": "ask", "args": ["document"], "outputs": ["document"],
+        "kind": "ask", "line": "ask(email)", "skill": "ask", "args": ["email"], "outputs": ["email"],
         "cost": 5,
     }
 
