@@ -18,6 +18,8 @@ from orchestrator.engine.errors import ConcertoError, Issue, SpecError
 api = NinjaAPI(title="Concerto API", version="1", urls_namespace="api", docs_url="/docs")
 
 api.add_router("/catalogs", catalog_router)
+api.add_router("/validation", "orchestrator.api.router")
+api.add_router("", "orchestrator.chat_api.router")  # the chat widget: /assistants/..., /sessions/...
 
 
 def _error(request: HttpRequest, status: int, detail: str, issues: Iterable[Issue] = ()) -> HttpResponse:

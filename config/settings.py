@@ -139,6 +139,18 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 
+# --- Live assistants (chat) -----------------------------------------------------------------------
+# Hosts skill endpoints may reach: names or "*.example.com"; empty means any public host. Private
+# and loopback addresses are refused (server-side request forgery) unless explicitly allowed.
+CONCERTO_SKILL_HOSTS = env.list("CONCERTO_SKILL_HOSTS", default=[])
+CONCERTO_SKILL_ALLOW_PRIVATE = env.bool("CONCERTO_SKILL_ALLOW_PRIVATE", default=False)
+CONCERTO_SKILL_TIMEOUT = env.float("CONCERTO_SKILL_TIMEOUT", default=10.0)  # seconds per HTTP skill call
+# Chat messages per minute, per session and per client address (session creations per address).
+CONCERTO_CHAT_RATE = env.int("CONCERTO_CHAT_RATE", default=30)
+# The rate limit counts in this cache: per process by default; point CACHE_URL at redis
+# (redis://host:6379/1) when several web processes serve the chat.
+CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

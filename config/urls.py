@@ -11,4 +11,5 @@ urlpatterns = [
     # The design promises the OpenAPI docs at /api/docs; ninja serves them under the mount point.
     path("api/docs", RedirectView.as_view(url="/api/v1/docs", permanent=False)),
     path("", include("catalog_app.urls")),
+    path("", include("orchestrator.urls")),
 ]

@@ -55,14 +55,14 @@ def how_item(spec: CatalogSpec, state: SessionState, element: str, depth: int = 
     return HowItem(element, label, "skill", record.skill, words.skill(record.skill), children)
 
 
-def _how_text(item: HowItem) -> str:
+def how_text(item: HowItem) -> str:
     if item.source == "user":
         return f"You told me {item.label}."
     if item.source == "unknown":
         return f"I do not know {item.label} yet."
     took = " and ".join(i.label for i in item.inputs) or "nothing"
     lines = [f"I got {item.label} from {item.skill_label}, which took {took}."]
-    lines += [_how_text(i) for i in item.inputs]
+    lines += [how_text(i) for i in item.inputs]
     return " ".join(lines)
 
 
@@ -272,6 +272,6 @@ def answer(spec: CatalogSpec, planner: Planner, state: SessionState, act: str, t
         return Reply("explanation", f"Which value do you mean? For example: how did you get {example}?")
     if act == "how":
         item = how_item(spec, state, element)
-        return Reply("explanation", _how_text(item), element=element, data={"kind": "how", "item": item.as_dict()})
+        return Reply("explanation", how_text(item), element=element, data={"kind": "how", "item": item.as_dict()})
     reply = why(spec, state, element)
     return Reply("explanation", reply.text, element=element, data={"kind": "why", **reply.as_dict()})

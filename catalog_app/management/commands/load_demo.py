@@ -9,11 +9,16 @@ from django.core.management.base import BaseCommand
 from catalog_app.models import Catalog, Role, Workspace
 from catalog_app.selectors import version_latest, version_spec
 from catalog_app.services import catalog_import, membership_set, user_create, workspace_get_or_create_default
+from orchestrator.chat_selectors import assistant_by_key
+from orchestrator.chat_services import assistant_create, assistant_set_version
 from orchestrator.engine.spec_io import load_catalog
 
 from ._io import user_errors
 
 DEMO_CATALOG = Path(__file__).resolve().parents[2] / "demo" / "banking.yaml"
+# The demo chat assistant: its publishable key, and the pages that may embed it (runserver).
+DEMO_ASSISTANT = "demo-banking"
+DEMO_ORIGINS = ["http://127.0.0.1:8000", "http://localhost:8000"]
 # (username, password, role): for a local demo only; the passwords are public.
 DEMO_USERS = [("analyst", "analyst", Role.ANALYST), ("admin", "admin", Role.ADMIN)]
 
@@ -25,6 +30,7 @@ class Command(BaseCommand):
         workspace = workspace_get_or_create_default()
         with user_errors(str(DEMO_CATALOG)):
             self._catalog(workspace)
+            self._assistant(workspace)
         for username, password, role in DEMO_USERS:
             self._user(workspace, username, password, role)
         logins = " or ".join(f"{username} / {password}" for username, password, _ in DEMO_USERS)
@@ -39,6 +45,19 @@ class Command(BaseCommand):
             return
         version = catalog_import(workspace=workspace, spec=spec, note="demo")
         self.stdout.write(f"Imported catalog '{spec.catalog}' as version {version.number} (draft).")
+
+    def _assistant(self, workspace: Workspace) -> None:
+        """The banking assistant on the catalog's latest version, moved along when a new one comes."""
+        catalog = Catalog.objects.get(workspace=workspace, slug="banking")
+        version = version_latest(catalog=catalog)
+        assistant = assistant_by_key(key=DEMO_ASSISTANT)
+        if assistant is None:
+            assistant_create(workspace=workspace, version=version, key=DEMO_ASSISTANT, allowed_origins=DEMO_ORIGINS,
+                             name="Banking assistant (demo)")
+            self.stdout.write(f"Published assistant '{DEMO_ASSISTANT}' on banking version {version.number}.")
+        elif assistant.catalog_version_id != version.pk:
+            assistant_set_version(assistant=assistant, version=version)
+            self.stdout.write(f"Assistant '{DEMO_ASSISTANT}' now runs banking version {version.number}.")
 
     def _user(self, workspace: Workspace, username: str, password: str, role: str) -> None:
         user = get_user_model().objects.filter(username=username).first()

@@ -1,0 +1,198 @@
+"""The chat API the embeddable widget talks to; no login: the publishable key names the assistant.
+
+    POST /assistants/{key}/sessions   start a conversation: 201 {"id", "replies"}
+    POST /sessions/{id}/messages      {"text"} -> {"replies"}
+    GET  /sessions/{id}               transcript and state, for debugging (sensitive values masked)
+
+A request that carries an `Origin` (a browser) must come from one of the assistant's allowed
+origins (403 otherwise); one without (a server, the CLI) is let through. Allowed origins get CORS
+headers, also on errors, so the widget can show them. Messages are rate limited per session and
+per client address, session starts per address (429 with Retry-After). Errors have the shape
+{"detail", "errors": [{"path", "message"}]} like the rest of the API.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Literal
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from ninja import Router, Schema, Status
+from ninja.errors import HttpError
+from pydantic import Field
+
+from catalog_app.api import ErrorOut
+from orchestrator.engine.errors import UnknownName
+
+from .chat_selectors import assistant_by_key, session_debug, session_explain, session_get
+from .chat_services import MAX_MESSAGE_CHARS, MessageInvalid, message_post, session_create
+from .models import Assistant, ChatSession
+
+router = Router(tags=["chat"])
+
+RATE_WINDOW = 60  # seconds: CONCERTO_CHAT_RATE counts per minute
+ADDRESS_FACTOR = 4  # one address may be several people (an office behind one NAT)
+CORS_METHODS = "GET, POST, OPTIONS"
+
+
+class ReplyOut(Schema):
+    kind: Literal["text", "question", "consent", "result", "resumed", "explanation"]
+    text: str
+    element: str | None = Field(None, description="question: the element asked for")
+    skill: str | None = Field(None, description="consent: the skill that would receive the values")
+    elements: list[str] | None = Field(None, description="consent: the sensitive elements to share")
+    goal: str | None = Field(None, description="result, resumed, offer: the intent")
+    data: dict[str, Any] | None = None
+
+
+class SessionOut(Schema):
+    id: str
+    replies: list[ReplyOut]
+
+
+class MessageIn(Schema):
+    text: str = Field(description=f"what the user typed; at most {MAX_MESSAGE_CHARS} characters")
+
+
+class RepliesOut(Schema):
+    replies: list[ReplyOut]
+
+
+# --- checks ------------------------------------------------------------------------------------------
+
+
+def _assistant(key: str) -> Assistant:
+    assistant = assistant_by_key(key=key)
+    if assistant is None:
+        raise HttpError(404, f"unknown assistant '{key}'")
+    return assistant
+
+
+def _session(session_id: str) -> ChatSession:
+    session = session_get(session_id=session_id)
+    if session is None:
+        raise HttpError(404, f"unknown session '{session_id}'")
+    return session
+
+
+def _check_origin(request: HttpRequest, response: HttpResponse, assistant: Assistant) -> None:
+    """403 for a browser on a page the assistant is not published on; CORS headers otherwise."""
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return
+    if origin.rstrip("/").lower() not in assistant.allowed_origins:
+        raise HttpError(403, f"origin '{origin}' is not allowed for assistant '{assistant.key}'")
+    response["Access-Control-Allow-Origin"] = origin
+    response["Vary"] = "Origin"
+
+
+def _allow(bucket: str, limit: int) -> int:
+    """Count one request in `bucket`; 0 if it is within `limit` this minute, else seconds to wait."""
+    now = time.time()
+    window = int(now // RATE_WINDOW)
+    key = f"chat-rate:{bucket}:{window}"
+    cache.add(key, 0, timeout=RATE_WINDOW * 2)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=RATE_WINDOW * 2)
+        count = 1
+    return 0 if count <= limit else int(RATE_WINDOW - now % RATE_WINDOW) + 1
+
+
+def _limited(response: HttpResponse, *buckets: tuple[str, int]) -> Status | None:
+    for bucket, limit in buckets:
+        wait = _allow(bucket, limit)
+        if wait:
+            response["Retry-After"] = str(wait)
+            return Status(429, {"detail": "too many messages; try again in a minute", "errors": []})
+    return None
+
+
+def _address(request: HttpRequest) -> str:
+    # REMOTE_ADDR only: X-Forwarded-For is set by the client unless a trusted proxy rewrites it.
+    return request.META.get("REMOTE_ADDR", "")
+
+
+# --- endpoints ---------------------------------------------------------------------------------------
+
+
+@router.post("/assistants/{key}/sessions", response={201: SessionOut, 403: ErrorOut, 404: ErrorOut, 429: ErrorOut},
+             exclude_none=True, summary="Start a conversation with an assistant")
+def session_start(request: HttpRequest, response: HttpResponse, key: str) -> Status:
+    assistant = _assistant(key)
+    _check_origin(request, response, assistant)
+    rate = settings.CONCERTO_CHAT_RATE
+    limited = _limited(response, (f"start:{_address(request)}", rate))
+    if limited:
+        return limited
+    session, replies = session_create(assistant=assistant)
+    return Status(201, {"id": str(session.id), "replies": replies})
+
+
+@router.post("/sessions/{session_id}/messages",
+             response={200: RepliesOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut, 429: ErrorOut},
+             exclude_none=True, summary="Send a message; the assistant's replies come back")
+def message_send(request: HttpRequest, response: HttpResponse, session_id: str, payload: MessageIn) -> Status:
+    session = _session(session_id)
+    _check_origin(request, response, session.assistant)
+    rate = settings.CONCERTO_CHAT_RATE
+    limited = _limited(response, (f"session:{session.pk}", rate),
+                       (f"address:{_address(request)}", rate * ADDRESS_FACTOR))
+    if limited:
+        return limited
+    try:
+        replies = message_post(session_id=session.pk, text=payload.text)
+    except MessageInvalid as exc:
+        return Status(422, {"detail": str(exc), "errors": [{"path": exc.path, "message": str(exc)}]})
+    return Status(200, {"replies": replies})
+
+
+@router.get("/sessions/{session_id}", response={200: dict[str, Any], 403: ErrorOut, 404: ErrorOut},
+            summary="A session's transcript and state, for debugging (sensitive values masked)")
+def session_read(request: HttpRequest, response: HttpResponse, session_id: str) -> Status:
+    session = _session(session_id)
+    _check_origin(request, response, session.assistant)
+    return Status(200, session_debug(session=session))
+
+
+@router.get("/sessions/{session_id}/explain", response={200: dict[str, Any], 403: ErrorOut, 404: ErrorOut,
+                                                         422: ErrorOut},
+            summary="What did the assistant do, how did it get a value, why did it need it (structured)")
+def session_explain_read(request: HttpRequest, response: HttpResponse, session_id: str,
+                         kind: Literal["what", "how", "why"], element: str | None = None) -> Status:
+    session = _session(session_id)
+    _check_origin(request, response, session.assistant)
+    try:
+        return Status(200, session_explain(session=session, kind=kind, element=element))
+    except UnknownName as exc:
+        return Status(422, {"detail": str(exc), "errors": [{"path": "query.element", "message": str(exc)}]})
+
+
+# --- CORS preflight: a browser asks before it POSTs JSON from another origin ---------------------------
+
+
+def _preflight(request: HttpRequest, assistant: Assistant) -> HttpResponse:
+    response = HttpResponse(status=204)
+    _check_origin(request, response, assistant)
+    response["Access-Control-Allow-Methods"] = CORS_METHODS
+    response["Access-Control-Allow-Headers"] = "Content-Type"
+    response["Access-Control-Max-Age"] = "600"
+    return response
+
+
+@router.api_operation(["OPTIONS"], "/assistants/{key}/sessions", include_in_schema=False)
+def session_start_preflight(request: HttpRequest, key: str) -> HttpResponse:
+    return _preflight(request, _assistant(key))
+
+
+@router.api_operation(["OPTIONS"], "/sessions/{session_id}/messages", include_in_schema=False)
+def message_send_preflight(request: HttpRequest, session_id: str) -> HttpResponse:
+    return _preflight(request, _session(session_id).assistant)
+
+
+@router.api_operation(["OPTIONS"], "/sessions/{session_id}", include_in_schema=False)
+def session_read_preflight(request: HttpRequest, session_id: str) -> HttpResponse:
+    return _preflight(request, _session(session_id).assistant)

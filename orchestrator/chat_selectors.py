@@ -1,0 +1,128 @@
+"""Reads of live assistants and their conversations: for the widget, the CLI and the inspector.
+
+Everything here that shows a session's values masks those of sensitive elements: only the
+runtime reads the real ones, from the stored state.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, Literal
+
+from django.db.models import QuerySet
+
+from catalog_app.models import Catalog, Workspace
+from orchestrator.engine.errors import UnknownName
+from orchestrator.engine.explain import how_item, how_text, what, why
+from orchestrator.engine.masking import MASK, mask_data, sensitive_values
+from orchestrator.engine.session import SessionState
+
+from .chat_runtime import assistant_planner, assistant_spec
+from .models import Assistant, ChatSession, TraceKind
+
+RECENT_SESSIONS = 20
+
+
+def assistant_by_key(*, key: str) -> Assistant | None:
+    return Assistant.objects.select_related("catalog_version__catalog", "workspace").filter(key=key).first()
+
+
+def assistant_for_catalog(*, catalog: Catalog, key: str | None = None) -> Assistant | None:
+    """The assistant `key` if it runs a version of `catalog`, else the catalog's first by key."""
+    assistants = Assistant.objects.select_related("catalog_version__catalog").filter(catalog_version__catalog=catalog)
+    if key is not None:
+        assistants = assistants.filter(key=key)
+    return assistants.order_by("key").first()
+
+
+def assistant_list(*, workspace: Workspace) -> QuerySet[Assistant]:
+    return Assistant.objects.filter(workspace=workspace).select_related("catalog_version__catalog").order_by("key")
+
+
+def session_get(*, session_id: uuid.UUID | str, workspace: Workspace | None = None) -> ChatSession | None:
+    """The session, or None if there is none (or it is not in `workspace`, when given)."""
+    try:
+        pk = session_id if isinstance(session_id, uuid.UUID) else uuid.UUID(str(session_id))
+    except ValueError:
+        return None
+    sessions = ChatSession.objects.select_related("assistant__catalog_version__catalog", "assistant__workspace")
+    if workspace is not None:
+        sessions = sessions.filter(assistant__workspace=workspace)
+    return sessions.filter(pk=pk).first()
+
+
+def session_recent(*, assistant: Assistant, limit: int = RECENT_SESSIONS) -> list[ChatSession]:
+    return list(assistant.sessions.order_by("-updated_at")[:limit])
+
+
+def session_transcript(*, session: ChatSession) -> list[dict[str, Any]]:
+    """The conversation as stored (already masked), oldest first."""
+    return [
+        {"position": m.position, "role": m.role, "kind": m.kind, "text": m.text, "data": m.data,
+         "created_at": m.created_at.isoformat()}
+        for m in session.messages.order_by("position")
+    ]
+
+
+def session_debug(*, session: ChatSession) -> dict[str, Any]:
+    """Transcript and state of a session for debugging, with sensitive values masked."""
+    spec = assistant_spec(session.assistant.catalog_version)
+    state = SessionState.model_validate(session.state)
+    values = sensitive_values(spec, state)
+    sensitive = {e.name for e in spec.elements if e.sensitive}
+    memory = {
+        name: {**item.model_dump(mode="json"), "value": MASK if name in sensitive else item.value}
+        for name, item in state.memory.items()
+    }
+    trace = list(session.trace.order_by("position").values("position", "kind", "data"))
+    plans = [event["data"] for event in trace if event["kind"] == TraceKind.PLAN]
+    debug = {
+        "id": str(session.id),
+        "assistant": session.assistant.key,
+        "mode": session.assistant.mode,
+        "catalog": session.assistant.catalog_version.catalog.slug,
+        "version": session.assistant.catalog_version.number,
+        "created_at": session.created_at.isoformat(),
+        "updated_at": session.updated_at.isoformat(),
+        "transcript": session_transcript(session=session),
+        "goals": [{"intent": frame.intent, "goal": frame.goal.model_dump(mode="json")} for frame in state.goals],
+        "pending": state.pending.model_dump(mode="json") if state.pending else None,
+        "memory": memory,
+        "history": [record.model_dump(mode="json") for record in state.history],
+        "plan": list(state.plan),
+        "cannot_establish": [list(pair) for pair in state.cannot_establish],
+        "pruned": [{"action": action, "args": list(args)} for action, args in state.pruned],
+        "authorized": list(state.authorized),
+        "denied": list(state.denied),
+        "plans": plans,
+        "plans_discarded": [plan for plan in plans if plan.get("discarded")],
+        "executions": [event["data"] for event in trace if event["kind"] == TraceKind.EXECUTION],
+        "shares": [event["data"] for event in trace if event["kind"] == TraceKind.SHARE],
+    }
+    # History inputs and outputs, and anything else that repeats a value, are masked too.
+    return mask_data(debug, values)
+
+
+ExplainKind = Literal["what", "how", "why"]
+
+
+def session_explain(*, session: ChatSession, kind: ExplainKind, element: str | None = None) -> dict[str, Any]:
+    """A structured what / how / why for the widget and the inspector, sensitive values masked.
+
+    Raises UnknownName for a how/why without an element, or with one the catalog lacks.
+    """
+    version = session.assistant.catalog_version
+    spec = assistant_spec(version)
+    state = SessionState.model_validate(session.state)
+    if kind == "what":
+        body: dict[str, Any] = {"kind": "what", **what(spec, assistant_planner(version, spec), state).as_dict()}
+    else:
+        names = [e.name for e in spec.elements]
+        if element not in names:
+            raise UnknownName("element", element or "(none given)", names)
+        if kind == "how":
+            item = how_item(spec, state, element)
+            body = {"kind": "how", "element": element, "text": how_text(item), "item": item.as_dict()}
+        else:
+            body = {"kind": "why", **why(spec, state, element).as_dict()}
+    return mask_data(body, sensitive_values(spec, state))

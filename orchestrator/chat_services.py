@@ -1,0 +1,208 @@
+"""Writes of live assistants and their conversations: publish, start a session, post a message.
+
+A message is one transaction that holds the session's row lock from reading the state to writing
+the new one, so two messages to one session run one after the other, each on the state the other
+left, and a failure leaves nothing half-saved. Skill calls happen under that lock too: a slow
+skill holds up its own session (for at most the skill timeout times its attempts), no other.
+Transcripts and traces are stored with the values of sensitive elements masked; the session
+state keeps them (the runtime must send them on).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from catalog_app.models import CatalogVersion, Workspace
+from orchestrator.engine.errors import ConcertoError, Issue, SpecError
+from orchestrator.engine.masking import mask_data, mask_text, sensitive_values
+from orchestrator.engine.nlu import control_act
+from orchestrator.engine.runtime import TurnLog
+from orchestrator.engine.session import SessionState
+from orchestrator.engine.spec import CatalogSpec
+
+from .chat_runtime import runtime_for
+from .models import Assistant, AssistantMode, ChatSession, Message, MessageRole, ShareAudit, TraceEvent, TraceKind
+
+MAX_MESSAGE_CHARS = 2000
+
+
+class SessionNotFound(ConcertoError):
+    def __init__(self, session_id: object):
+        super().__init__(f"unknown session '{session_id}'")
+
+
+class MessageInvalid(ConcertoError):
+    """An empty or oversized message; `path` names the request field, as the API reports it."""
+
+    path = "text"
+
+
+# --- assistants ------------------------------------------------------------------------------------
+
+
+def _origin(value: str) -> str:
+    """`https://Shop.example.com/` -> `https://shop.example.com`: the form browsers send in `Origin`."""
+    parts = urlsplit(value.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") or parts.query:
+        raise SpecError([Issue("allowed_origins", f"'{value}' is not an origin such as https://shop.example.com")])
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme}://{parts.hostname.lower()}{port}"
+
+
+@transaction.atomic
+def assistant_create(*, workspace: Workspace, version: CatalogVersion, key: str, mode: str = AssistantMode.PLANNER,
+                     allowed_origins: Iterable[str] = (), name: str = "") -> Assistant:
+    """Publish `version` as an assistant under the publishable `key`."""
+    if version.catalog.workspace_id != workspace.pk:
+        raise SpecError([Issue("version", f"catalog '{version.catalog.slug}' is not in workspace '{workspace.slug}'")])
+    origins = list(dict.fromkeys(_origin(o) for o in allowed_origins))
+    assistant = Assistant(workspace=workspace, catalog_version=version, key=key, mode=mode,
+                          allowed_origins=origins, name=name or version.title or version.catalog.slug)
+    _clean(assistant)
+    assistant.save()
+    return assistant
+
+
+@transaction.atomic
+def assistant_set_version(*, assistant: Assistant, version: CatalogVersion) -> Assistant:
+    """Point an assistant at another version of its catalog; running sessions go on with it."""
+    if version.catalog_id != assistant.catalog_version.catalog_id:
+        raise SpecError([Issue("version", f"the assistant runs catalog '{assistant.catalog_version.catalog.slug}', "
+                                          f"not '{version.catalog.slug}'")])
+    assistant.catalog_version = version
+    _clean(assistant)
+    assistant.save(update_fields=["catalog_version"])
+    return assistant
+
+
+def _clean(assistant: Assistant) -> None:
+    try:
+        assistant.full_clean(exclude=["workspace", "catalog_version"])
+    except ValidationError as exc:
+        raise SpecError([Issue(field, message) for field, messages in exc.message_dict.items()
+                         for message in messages]) from None
+
+
+# --- sessions --------------------------------------------------------------------------------------
+
+
+def _seed(session: ChatSession, turn: int) -> int:
+    """The simulated skills' seed for one turn: from the session, so a replay draws the same.
+
+    The runtime (and with it the simulator's random generator) is rebuilt every turn, since only
+    the state persists; mixing in the turn keeps successive turns from repeating one draw.
+    """
+    return session.id.int % 2**32 + turn
+
+
+@transaction.atomic
+def session_create(*, assistant: Assistant) -> tuple[ChatSession, list[dict[str, Any]]]:
+    """A new conversation with `assistant`, greeted; the greeting is the transcript's first line."""
+    session = ChatSession(assistant=assistant, state=SessionState().model_dump(mode="json"))
+    runtime = runtime_for(assistant, seed=_seed(session, 0))
+    replies = [reply.as_dict() for reply in runtime.bot.greet()]
+    session.message_count = len(replies)
+    session.save()
+    Message.objects.bulk_create(_assistant_messages(session, 0, replies, []))
+    return session, replies
+
+
+def _check_text(text: str) -> str:
+    text = text.strip()
+    if not text:
+        raise MessageInvalid("the message is empty")
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise MessageInvalid(f"the message is {len(text)} characters long; at most {MAX_MESSAGE_CHARS} are read")
+    return text
+
+
+@transaction.atomic
+def message_post(*, session_id: uuid.UUID | str, text: str) -> list[dict[str, Any]]:
+    """One user message through the orchestrator; the assistant's replies, as the API gives them."""
+    text = _check_text(text)
+    # Lock the session row only ("self"): sessions of one assistant must not wait for each other.
+    session = (ChatSession.objects.select_for_update(of=("self",))
+               .select_related("assistant__catalog_version__catalog").filter(pk=_session_uuid(session_id)).first())
+    if session is None:
+        raise SessionNotFound(session_id)
+    position = session.message_count
+    runtime = runtime_for(session.assistant, seed=_seed(session, position))
+    state = SessionState.model_validate(session.state)
+    hidden = _answer_hidden(runtime.spec, state, text)
+    before = sensitive_values(runtime.spec, state)
+
+    log = runtime.bot.turn(state, text)
+
+    values = list(dict.fromkeys(before + sensitive_values(runtime.spec, state)))
+    if hidden and mask_text(text, values) == text:
+        values.append(text)  # an unread answer to a sensitive question: hidden whole
+    replies = [reply.as_dict() for reply in log.replies]
+    user = Message(session=session, position=position, role=MessageRole.USER, kind="user",
+                   text=mask_text(text, values), data={})
+    Message.objects.bulk_create([user, *_assistant_messages(session, position + 1, replies, values)])
+    _record_trace(session, position, log, values)
+    session.state = state.model_dump(mode="json")
+    session.message_count = position + 1 + len(replies)
+    session.save(update_fields=["state", "message_count", "trace_count", "updated_at"])
+    return replies
+
+
+def _session_uuid(session_id: uuid.UUID | str) -> uuid.UUID | None:
+    try:
+        return session_id if isinstance(session_id, uuid.UUID) else uuid.UUID(str(session_id))
+    except ValueError:
+        return None
+
+
+def _answer_hidden(spec: CatalogSpec, state: SessionState, text: str) -> bool:
+    """Is `text` the answer to a question for a sensitive value?
+
+    Such an answer may hold the value mistyped (an SSN without dashes), which the masking by known
+    values cannot find; side questions and control words ("stop", "why?") are not answers.
+    """
+    pending = state.pending
+    if pending is None or pending.kind != "ask" or not pending.element or control_act(text) is not None:
+        return False
+    return spec.element(pending.element).sensitive
+
+
+def _assistant_messages(session: ChatSession, start: int, replies: list[dict[str, Any]],
+                        values: list[str]) -> list[Message]:
+    return [
+        Message(session=session, position=start + offset, role=MessageRole.ASSISTANT, kind=reply["kind"],
+                text=mask_text(reply["text"], values), data=mask_data(reply, values))
+        for offset, reply in enumerate(replies)
+    ]
+
+
+def _record_trace(session: ChatSession, turn: int, log: TurnLog, values: list[str]) -> None:
+    """Plans, skill calls and shares of one turn (`turn`: the position of the user's message).
+
+    The engine's log keeps the order within each kind, not across kinds, so they are stored
+    kind by kind; `turn` groups them with the message that caused them.
+    """
+    events: list[tuple[str, dict[str, Any]]] = []
+    events += [(TraceKind.PLAN, {"goal": p.goal, "lines": list(p.lines), "cost": p.cost, "reason": p.reason,
+                                 "discarded": list(p.discarded), "unsolvable": p.unsolvable}) for p in log.plans]
+    events += [(TraceKind.EXECUTION, e.model_dump(mode="json")) for e in log.executions]
+    events += [(TraceKind.SHARE, {"element": s.element, "skill": s.skill, "consent": s.consent, "step": s.step})
+               for s in log.shares]
+    if not events:
+        return
+    start = session.trace_count
+    session.trace_count += len(events)
+    TraceEvent.objects.bulk_create(
+        TraceEvent(session=session, position=start + offset, kind=kind, data=mask_data({"turn": turn, **data}, values))
+        for offset, (kind, data) in enumerate(events)
+    )
+    ShareAudit.objects.bulk_create(
+        ShareAudit(session=session, assistant=session.assistant, element=s.element, skill=s.skill,
+                   consent=s.consent, step=s.step)
+        for s in log.shares
+    )

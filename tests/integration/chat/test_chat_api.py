@@ -1,0 +1,207 @@
+"""The chat API as the widget uses it: a scripted banking conversation with the demo assistant."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from orchestrator.chat_services import assistant_create
+from orchestrator.engine.masking import MASK
+from orchestrator.models import ChatSession, Message, ShareAudit, TraceEvent
+
+from .conftest import DEMO_ORIGIN, Widget
+
+SSN = "123-45-6789"
+
+
+def _start(widget: Widget) -> str:
+    answer = widget.start()
+    assert answer.status_code == 201, answer.content
+    body = answer.json()
+    assert body["replies"][0]["kind"] == "text" and body["replies"][0]["text"].startswith("Hello!")
+    return body["id"]
+
+
+def _say(widget: Widget, session_id: str, text: str) -> list[dict]:
+    answer = widget.send(session_id, text)
+    assert answer.status_code == 200, answer.content
+    assert answer["Access-Control-Allow-Origin"] == DEMO_ORIGIN
+    return answer.json()["replies"]
+
+
+@pytest.fixture
+def loan(demo, widget) -> tuple[str, list[list[dict]]]:
+    """A whole loan application, message by message; the session id and every turn's replies."""
+    session_id = _start(widget)
+    script = ["I'd like to apply for a loan", "ada@example.com", f"my ssn is {SSN}", "yes", "$20,000", "yes"]
+    return session_id, [_say(widget, session_id, text) for text in script]
+
+
+def test_a_loan_conversation_asks_asks_for_consent_and_reports(loan):
+    _, turns = loan
+    assert turns[0][-1] == {"kind": "question", "text": "What is your email address?", "element": "email"}
+    assert turns[1][-1]["kind"] == "question" and turns[1][-1]["element"] == "ssn"
+    consent = turns[2][-1]
+    assert consent["kind"] == "consent" and consent["skill"] == "credit_check" and consent["elements"] == ["ssn"]
+    assert turns[3][-1]["element"] == "loan_amount"
+    consent = turns[4][-1]
+    assert consent["kind"] == "consent" and consent["skill"] == "submit_loan"
+    assert set(consent["elements"]) == {"income", "credit_score"}
+    result = next(r for r in turns[5] if r["kind"] == "result")
+    assert result["goal"] == "apply_loan" and result["data"]["values"]["loan_status"] == "approved"
+    assert turns[5][-1]["kind"] == "question" and turns[5][-1]["goal"] == "apply_credit_card"
+
+
+def test_every_share_is_audited(loan):
+    session_id, _ = loan
+    rows = ShareAudit.objects.filter(session_id=session_id).order_by("pk")
+    assert [(r.element, r.skill, r.consent) for r in rows] == [
+        ("ssn", "credit_check", "credit_check"),
+        ("income", "submit_loan", "submit_loan"),
+        ("credit_score", "submit_loan", "submit_loan"),
+    ]
+    assert {r.assistant.key for r in rows} == {"demo-banking"}
+
+
+def test_the_transcript_and_traces_hide_sensitive_values(loan, widget):
+    session_id, _ = loan
+    answer = widget.read(session_id)
+    assert answer.status_code == 200
+    body = answer.json()
+    typed = next(m for m in body["transcript"] if m["role"] == "user" and "ssn" in m["text"])
+    assert typed["text"] == f"my ssn is {MASK}"
+    for secret in (SSN, "712", "85000", "85,000"):  # the SSN, the credit score, the income
+        assert secret not in answer.content.decode(), secret
+    assert body["memory"]["ssn"]["value"] == MASK and body["memory"]["ssn"]["source"] == "user"
+    assert body["memory"]["email"]["value"] == "ada@example.com"  # not sensitive: shown
+    stored = [m.text for m in Message.objects.filter(session_id=session_id)]
+    stored += [str(m.data) for m in Message.objects.filter(session_id=session_id)]
+    stored += [str(e.data) for e in TraceEvent.objects.filter(session_id=session_id)]
+    assert not any(SSN in text or "712" in text for text in stored)
+    # The state keeps the real value: the runtime has to send it to the credit bureau.
+    assert ChatSession.objects.get(pk=session_id).state["memory"]["ssn"]["value"] == SSN
+
+
+def test_the_debug_view_has_goals_plans_and_history(demo, widget):
+    session_id = _start(widget)
+    _say(widget, session_id, "I'd like to apply for a loan")
+    _say(widget, session_id, "ada@example.com")
+    body = widget.read(session_id).json()
+    assert [m["role"] for m in body["transcript"]] == ["assistant", "user", "assistant", "assistant", "user",
+                                                       "assistant"]
+    assert [m["position"] for m in body["transcript"]] == list(range(6))
+    assert [g["intent"] for g in body["goals"]] == ["apply_loan"]
+    assert body["pending"]["element"] == "ssn"
+    assert body["plan"][0] == "ask(ssn)"
+    assert [e["skill"] for e in body["executions"]] == ["lookup_customer"] == [h["skill"] for h in body["history"]]
+    assert body["plans"] and all("lines" in p and "reason" in p for p in body["plans"])
+
+
+def test_an_unreadable_answer_to_a_sensitive_question_is_hidden_whole(demo, widget):
+    session_id = _start(widget)
+    _say(widget, session_id, "I'd like to apply for a loan")
+    _say(widget, session_id, "ada@example.com")
+    replies = _say(widget, session_id, "123456789")  # no dashes: not read as an SSN
+    assert replies[-1]["element"] == "ssn"
+    typed = Message.objects.filter(session_id=session_id, role="user").order_by("position").last()
+    assert typed.text == MASK
+
+
+def test_a_denied_consent_shares_nothing(demo, widget):
+    session_id = _start(widget)
+    for text in ("I'd like to apply for a loan", "ada@example.com", SSN):
+        _say(widget, session_id, text)
+    replies = _say(widget, session_id, "no")
+    assert "without your consent" in replies[-1]["text"]
+    assert not ShareAudit.objects.filter(session_id=session_id).exists()
+
+
+def test_a_browser_on_another_site_is_refused(demo, client):
+    other = Widget(client, origin="https://evil.example")
+    answer = other.start()
+    assert answer.status_code == 403
+    assert answer.json()["detail"] == "origin 'https://evil.example' is not allowed for assistant 'demo-banking'"
+    session_id = _start(Widget(client))
+    assert other.send(session_id, "hello").status_code == 403
+    assert other.read(session_id).status_code == 403
+    assert not Message.objects.filter(session_id=session_id, role="user").exists()
+
+
+def test_no_origin_is_server_side_use_and_allowed(demo, client):
+    server = Widget(client, origin=None)
+    answer = server.start()
+    assert answer.status_code == 201
+    assert "Access-Control-Allow-Origin" not in answer
+    assert server.send(answer.json()["id"], "hello").status_code == 200
+
+
+def test_preflight_answers_the_allowed_origin_only(demo, client):
+    session_id = _start(Widget(client))
+    url = f"/api/v1/sessions/{session_id}/messages"
+    answer = client.options(url, headers={"Origin": DEMO_ORIGIN, "Access-Control-Request-Method": "POST"})
+    assert answer.status_code == 204
+    assert answer["Access-Control-Allow-Origin"] == DEMO_ORIGIN
+    assert "POST" in answer["Access-Control-Allow-Methods"]
+    assert client.options(url, headers={"Origin": "https://evil.example"}).status_code == 403
+
+
+@pytest.mark.parametrize("session_id", [str(uuid.uuid4()), "not-a-uuid"])
+def test_an_unknown_session_is_404(demo, widget, session_id):
+    for answer in (widget.send(session_id, "hello"), widget.read(session_id)):
+        assert answer.status_code == 404
+        assert answer.json() == {"detail": f"unknown session '{session_id}'", "errors": []}
+
+
+def test_an_unknown_key_is_404(demo, widget):
+    answer = widget.start("no-such-assistant")
+    assert answer.status_code == 404
+    assert answer.json()["detail"] == "unknown assistant 'no-such-assistant'"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("x" * 2001, "the message is 2001 characters long; at most 2000 are read"),
+    ("   ", "the message is empty"),
+])
+def test_an_oversized_or_empty_message_is_422(demo, widget, text, message):
+    session_id = _start(widget)
+    answer = widget.send(session_id, text)
+    assert answer.status_code == 422
+    assert answer.json() == {"detail": message, "errors": [{"path": "text", "message": message}]}
+    assert answer["Access-Control-Allow-Origin"] == DEMO_ORIGIN  # the widget can show why
+    assert not Message.objects.filter(session_id=session_id, role="user").exists()
+
+
+def test_a_message_without_text_is_422(demo, widget):
+    session_id = _start(widget)
+    answer = widget.client.post(f"/api/v1/sessions/{session_id}/messages", {}, content_type="application/json")
+    assert answer.status_code == 422
+    assert answer.json()["errors"][0]["path"] == "body.text"
+
+
+def test_messages_beyond_the_rate_are_429(demo, widget, settings):
+    settings.CONCERTO_CHAT_RATE = 3
+    session_id = _start(widget)
+    assert [widget.send(session_id, "hello").status_code for _ in range(3)] == [200, 200, 200]
+    answer = widget.send(session_id, "hello")
+    assert answer.status_code == 429
+    assert 0 < int(answer["Retry-After"]) <= 61
+    assert Message.objects.filter(session_id=session_id, role="user").count() == 3
+
+
+def test_session_starts_beyond_the_rate_are_429(demo, widget, settings):
+    settings.CONCERTO_CHAT_RATE = 2
+    assert [widget.start().status_code for _ in range(3)] == [201, 201, 429]
+
+
+def test_an_s3_assistant_runs_behind_the_same_api(demo, widget):
+    assistant_create(workspace=demo.workspace, version=demo.catalog_version, key="banking-s3", mode="s3",
+                     allowed_origins=[DEMO_ORIGIN])
+    session_id = widget.start("banking-s3")
+    assert session_id.status_code == 201
+    session_id = session_id.json()["id"]
+    replies = widget.send(session_id, "please look up my customer record").json()["replies"]
+    assert replies[0]["data"]["scores"] == {"lookup_customer": 1.0}
+    assert replies[-1]["element"] == "email"
+    replies = widget.send(session_id, "ada@example.com").json()["replies"]
+    assert replies[-1]["kind"] == "result" and replies[-1]["data"]["values"]["name"] == "Ada Lovelace"

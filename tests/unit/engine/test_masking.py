@@ -1,0 +1,72 @@
+"""Sensitive values are hidden in transcripts: typed by the user and repeated by the assistant."""
+
+from __future__ import annotations
+
+from orchestrator.engine.masking import MASK, mask_data, mask_text, sensitive_values
+from orchestrator.engine.runtime import PlannerOrchestrator
+from orchestrator.engine.session import Execution, SessionState
+from orchestrator.engine.skills import SimulatedSkills
+
+
+def test_a_typed_ssn_is_hidden():
+    assert mask_text("sure, it is 123-45-6789.", ["123-45-6789"]) == f"sure, it is {MASK}."
+
+
+def test_every_occurrence_and_several_values_are_hidden():
+    text = "ssn 123-45-6789, score 712; again 123-45-6789"
+    assert mask_text(text, ["123-45-6789", "712"]) == f"ssn {MASK}, score {MASK}; again {MASK}"
+
+
+def test_money_is_hidden_as_the_user_wrote_it():
+    for typed in ("$85,000", "85000", "85,000.00", "85000.00 dollars"):
+        assert "85" not in mask_text(f"I earn {typed} a year", ["85000.00"]), typed
+
+
+def test_part_of_a_longer_number_or_word_is_left_alone():
+    assert mask_text("account 17120, id 7120", ["712"]) == "account 17120, id 7120"
+
+
+def test_matching_ignores_case():
+    assert mask_text("Mail ADA@Example.com please", ["ada@example.com"]) == f"Mail {MASK} please"
+
+
+def test_nothing_to_hide_leaves_text_and_data_as_they_are():
+    data = {"a": ["x", 1, None]}
+    assert mask_text("hello", []) == "hello"
+    assert mask_data(data, ["", "  "]) is data
+
+
+def test_data_is_masked_in_every_string():
+    data = {"values": {"credit_score": "712", "loan_status": "approved"}, "list": ["712 points", 712], "n": 3}
+    assert mask_data(data, ["712"]) == {
+        "values": {"credit_score": MASK, "loan_status": "approved"}, "list": [f"{MASK} points", 712], "n": 3,
+    }
+
+
+def test_sensitive_values_come_from_memory_and_history(banking):
+    state = SessionState()
+    state.remember("email", "ada@example.com", "user")
+    state.remember("ssn", "123-45-6789", "user")
+    state.history.append(Execution(step=0, skill="ocr_document", mode="m1", outcome="read", planned_outcome="read",
+                                   inputs={"document": "passport.jpg"}, outputs={"ssn": "987-65-4321"},
+                                   args=["document"]))
+    state.history.append(Execution(step=1, skill="credit_check", mode="m1", outcome="scored",
+                                   planned_outcome="scored", inputs={"ssn": "555-55-5555"},
+                                   outputs={"credit_score": "712"}, args=["ssn"]))
+    assert sensitive_values(banking, state) == ["123-45-6789", "987-65-4321", "555-55-5555", "712"]
+
+
+def test_a_banking_conversation_masks_user_and_assistant_text(banking, banking_planner):
+    bot = PlannerOrchestrator(banking, banking_planner, SimulatedSkills(banking, seed=1))
+    state = SessionState()
+    said = []
+    for text in ("I'd like to apply for a loan", "ada@example.com", "my ssn is 123-45-6789", "yes"):
+        replies = bot.turn(state, text).replies
+        said.append(text)
+        said += [r.text for r in replies] + [str(r.data) for r in replies]
+    values = sensitive_values(banking, state)
+    assert {"123-45-6789", "712", "85000.00"} <= set(values)
+    masked = [mask_text(text, values) for text in said]
+    assert "my ssn is " + MASK in masked
+    assert not any("123-45-6789" in t or "712" in t for t in masked)
+    assert "ada@example.com" in masked  # not sensitive: kept
