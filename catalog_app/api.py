@@ -35,15 +35,13 @@ from orchestrator.planning import (
     version_planner,
 )
 
-from .models import Catalog, CatalogVersion, Workspace
+from .access import api_version, api_workspace
+from .models import Catalog, CatalogVersion
 from .selectors import (
-    catalog_get,
     catalog_list,
-    version_get,
     version_latest,
     version_live,
     version_spec,
-    workspace_for_user,
 )
 from .services import catalog_import
 
@@ -160,7 +158,7 @@ class PlanOut(Schema):
 
 @router.get("/", response=list[CatalogOut], summary="List the catalogs of your workspace")
 def catalogs_list(request: HttpRequest) -> list[CatalogOut]:
-    catalogs = catalog_list(workspace=_workspace(request))
+    catalogs = catalog_list(workspace=api_workspace(request))
     return [_catalog_out(catalog) for catalog in catalogs]
 
 
@@ -183,7 +181,7 @@ def catalogs_import(request: HttpRequest) -> Status[ImportOut]:
         raise HttpError(413, f"the catalog is {declared:,} bytes; the limit is {MAX_SPEC_BYTES:,} bytes")
     fmt: Format = "json" if request.content_type.endswith("json") else "yaml"
     spec = load_catalog(request.body, fmt)
-    version = catalog_import(workspace=_workspace(request), spec=spec, user=request.auth)
+    version = catalog_import(workspace=api_workspace(request), spec=spec, user=request.auth)
     return Status(201, ImportOut(slug=version.catalog.slug, version=version.number, status=version.status))
 
 
@@ -199,7 +197,7 @@ def catalogs_export(
     fmt: Literal["yaml", "json"] = Query("yaml", alias="format"),
     version: int | None = None,
 ) -> HttpResponse:
-    found = _version(request, slug, version)
+    found = api_version(request, slug, version)
     response = HttpResponse(dump_catalog(version_spec(version=found), fmt), content_type=CONTENT_TYPES[fmt])
     response["Content-Disposition"] = f'inline; filename="{slug}-v{found.number}.{fmt}"'
     return response
@@ -213,7 +211,7 @@ def catalogs_pddl(
     intent: str | None = None,
     known: str = Query("", description="comma-separated elements already known"),
 ) -> PddlOut:
-    found = _version(request, slug, version)
+    found = api_version(request, slug, version)
     problem = None
     if intent:
         with _at("intent"):
@@ -227,7 +225,7 @@ def catalogs_pddl(
 
 @router.post("/{slug}/plan", response={200: PlanOut, 404: ErrorOut, 422: ErrorOut}, summary="Plan for a goal")
 def catalogs_plan(request: HttpRequest, slug: str, payload: PlanIn) -> PlanOut:
-    found = _version(request, slug, payload.version)
+    found = api_version(request, slug, payload.version)
     _check_known(found, payload.known, "known")
     with _at("cannot"):
         state = PlanningState.of(known=payload.known, cannot_establish=parse_cannot(payload.cannot))
@@ -262,25 +260,6 @@ def _at(path: str) -> Iterator[None]:
         raise
     except ConcertoError as exc:
         raise FieldError(path, str(exc)) from exc
-
-
-def _workspace(request: HttpRequest) -> Workspace:
-    workspace = workspace_for_user(user=request.auth)
-    if workspace is None:
-        raise HttpError(403, "you are not a member of any workspace")
-    return workspace
-
-
-def _version(request: HttpRequest, slug: str, number: int | None) -> CatalogVersion:
-    """Version `number` of the caller's catalog `slug`, else its latest; 404 when there is none."""
-    try:
-        catalog = catalog_get(workspace=_workspace(request), slug=slug)
-        found = version_latest(catalog=catalog) if number is None else version_get(catalog=catalog, number=number)
-    except UnknownName as exc:
-        raise HttpError(404, str(exc)) from exc
-    if found is None:
-        raise HttpError(404, f"catalog '{slug}' has no versions")
-    return found
 
 
 def _check_known(version: CatalogVersion, names: list[str], path: str) -> None:

@@ -45,16 +45,15 @@ from orchestrator.planning import goal_problem_pddl, spec_planner, version_domai
 
 from . import editing
 from . import forms as studio_forms
+from .access import page_version_context, page_workspace
 from .models import Catalog, CatalogVersion, Role, Workspace
 from .selectors import (
     catalog_get,
     catalog_list,
     version_get,
     version_latest,
-    version_list,
     version_live,
     version_spec,
-    workspace_for_user,
     workspace_role,
 )
 from .services import catalog_create, catalog_import, version_create_draft
@@ -82,7 +81,7 @@ class ElementNode:
 def catalog_list_page(request: HtmxHttpRequest) -> HttpResponse:
     rows = [
         {"catalog": c, "latest": version_latest(catalog=c), "live": version_live(catalog=c)}
-        for c in catalog_list(workspace=_workspace(request))
+        for c in catalog_list(workspace=page_workspace(request))
     ]
     context = {"rows": rows, "new_form": studio_forms.NewCatalogForm(prefix="new"),
                "import_form": studio_forms.UploadForm(prefix="import")}
@@ -93,7 +92,7 @@ def catalog_list_page(request: HtmxHttpRequest) -> HttpResponse:
 @login_required
 @vary_on_headers("HX-Request")
 def catalog_detail_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    context = _version_context(request, slug, "detail")
+    context = page_version_context(request, slug, "detail")
     spec: schema.CatalogSpec = context["spec"]
     context["tree"] = _element_tree(spec.elements)
     context["skills"] = [(skill, list(zip(skill.mode_names(), skill.modes, strict=True))) for skill in spec.skills]
@@ -104,7 +103,7 @@ def catalog_detail_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @login_required
 @vary_on_headers("HX-Request", "HX-Target")
 def version_pddl_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    context = _version_context(request, slug, "pddl")
+    context = page_version_context(request, slug, "pddl")
     intent = request.GET.get("intent", "")
     context["intent"] = intent
     if intent:
@@ -123,7 +122,7 @@ def version_pddl_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @login_required
 @vary_on_headers("HX-Request")
 def version_plans_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    context = _version_context(request, slug, "plans")
+    context = page_version_context(request, slug, "plans")
     plans = version_plans(version=context["version"])
     context["plans"] = [(intent, plans[intent.name]) for intent in context["spec"].intents]
     return _render(request, "catalog_app/version_plans.html", context)
@@ -135,7 +134,7 @@ def version_plans_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_POST
 @login_required
 def catalog_create_view(request: HtmxHttpRequest) -> HttpResponse:
-    workspace = _workspace(request)
+    workspace = page_workspace(request)
     form = studio_forms.NewCatalogForm(request.POST, prefix="new")
     if form.is_valid():
         try:
@@ -153,7 +152,7 @@ def catalog_create_view(request: HtmxHttpRequest) -> HttpResponse:
 @login_required
 def catalog_import_view(request: HtmxHttpRequest) -> HttpResponse:
     """A YAML or JSON catalog file becomes a new draft: of its catalog if it exists, else of a new one."""
-    workspace = _workspace(request)
+    workspace = page_workspace(request)
     form = studio_forms.UploadForm(request.POST, request.FILES, prefix="import")
     issues: list[Issue] = []
     if form.is_valid():
@@ -193,7 +192,7 @@ def _list_with_errors(request: HtmxHttpRequest, workspace: Workspace, **forms_: 
 @login_required
 @vary_on_headers("HX-Request")
 def editor_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    context = _version_context(request, slug, "edit")
+    context = page_version_context(request, slug, "edit")
     context.update(_editor_context(request, context), **_preview_context(context, request.GET.get("intent", "")))
     return _render(request, "catalog_app/editor.html", context)
 
@@ -202,7 +201,7 @@ def editor_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @login_required
 def preview_fragment(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The previews beside the editor: plans, problems to fix and PDDL, for `?intent=` too."""
-    context = _version_context(request, slug, "edit")
+    context = page_version_context(request, slug, "edit")
     context.update(_preview_context(context, request.GET.get("intent", "")))
     return render(request, "catalog_app/editor.html#preview", context)
 
@@ -239,7 +238,7 @@ SPEC_FIELDS = {
 @require_POST
 @login_required
 def studio_edit(request: HtmxHttpRequest, slug: str, number: int, op: str, **target: Any) -> HttpResponse:
-    context = _version_context(request, slug, "edit", number)
+    context = page_version_context(request, slug, "edit", number)
     edit = EDITS[op](request, context["spec"], **target)
     if "_validate" in request.POST:
         return _feedback(request, context, edit, request.POST["_validate"])
@@ -269,7 +268,7 @@ def studio_edit(request: HtmxHttpRequest, slug: str, number: int, op: str, **tar
 def _after_edit(request: HtmxHttpRequest, slug: str, anchor: str) -> HttpResponse:
     if not request.htmx:
         return redirect(f"{reverse('catalog:edit', args=[slug])}#{anchor}")
-    context = _version_context(request, slug, "edit")
+    context = page_version_context(request, slug, "edit")
     context.update(_editor_context(request, context))
     response = render(request, "catalog_app/editor.html#editor", context)
     return trigger_client_event(response, CHANGED)
@@ -644,7 +643,7 @@ def _lint_anchor(spec: schema.CatalogSpec, item: LintItem) -> str:
 @login_required
 @vary_on_headers("HX-Request")
 def graph_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    context = _version_context(request, slug, "graph")
+    context = page_version_context(request, slug, "graph")
     spec: schema.CatalogSpec = context["spec"]
     intent = request.GET.get("intent", "")
     highlight, result = None, None
@@ -677,7 +676,7 @@ def versions_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 
 def _versions_context(request: HttpRequest, slug: str) -> dict:
-    context = _version_context(request, slug, "versions")
+    context = page_version_context(request, slug, "versions")
     versions = list(context["versions"])
     context.update(
         is_admin=_is_admin(request, context["catalog"]),
@@ -713,7 +712,7 @@ def version_diff_fragment(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @login_required
 def version_draft_view(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     """A new draft from any version: saving a copy, or rolling back to an older one."""
-    context = _version_context(request, slug, "versions", number)
+    context = page_version_context(request, slug, "versions", number)
     draft = version_create_draft(version=context["version"], user=request.user)
     messages.success(request, f"Version {draft.number} is a new draft with the content of version {number}.")
     return _redirect(request, reverse("catalog:edit", args=[slug]))
@@ -722,7 +721,7 @@ def version_draft_view(request: HtmxHttpRequest, slug: str, number: int) -> Http
 @require_POST
 @login_required
 def version_promote_view(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
-    context = _version_context(request, slug, "versions", number)
+    context = page_version_context(request, slug, "versions", number)
     if not _is_admin(request, context["catalog"]):
         raise PermissionDenied("only an admin of the workspace can promote a version")
     try:
@@ -740,7 +739,7 @@ def version_promote_view(request: HtmxHttpRequest, slug: str, number: int) -> Ht
 @require_GET
 @login_required
 def export_view(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    context = _version_context(request, slug, "versions")
+    context = page_version_context(request, slug, "versions")
     fmt = request.GET.get("format", "yaml")
     if fmt not in CONTENT_TYPES:
         raise Http404(f"unknown format '{fmt}' (yaml or json)")
@@ -758,7 +757,7 @@ def export_view(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def tools_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Import skills from an OpenAPI document or function specs: upload, review, then add."""
-    context = _version_context(request, slug, "tools")
+    context = page_version_context(request, slug, "tools")
     form = studio_forms.UploadForm(request.POST or None, request.FILES or None, prefix="tools")
     context.update(form=form, issues=[], proposal=None, document="")
     if request.method == "POST" and request.POST.get("step") == "add":
@@ -829,48 +828,15 @@ def _redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
     return redirect(url)
 
 
-def _workspace(request: HttpRequest) -> Workspace:
-    workspace = workspace_for_user(user=request.user)
-    if workspace is None:
-        raise PermissionDenied("you are not a member of any workspace")
-    return workspace
-
-
 def _is_admin(request: HttpRequest, catalog: Catalog) -> bool:
     return workspace_role(user=request.user, workspace=catalog.workspace) == Role.ADMIN
 
 
 def _catalog(request: HttpRequest, slug: str) -> Catalog:
     try:
-        return catalog_get(workspace=_workspace(request), slug=slug)
+        return catalog_get(workspace=page_workspace(request), slug=slug)
     except UnknownName as exc:
         raise Http404(str(exc)) from exc
-
-
-def _version_context(request: HttpRequest, slug: str, tab: str, number: int | None = None) -> dict:
-    """The catalog, its versions and the version asked for (`number`, `?version=N`, else the latest)."""
-    catalog = _catalog(request, slug)
-    try:
-        if number is None:
-            asked = request.GET.get("version", "")
-            if asked and not asked.isdigit():
-                raise UnknownName(f"version of catalog '{slug}'", asked)
-            number = int(asked) if asked else None
-        version: CatalogVersion | None = (
-            version_get(catalog=catalog, number=number) if number is not None else version_latest(catalog=catalog)
-        )
-    except UnknownName as exc:
-        raise Http404(str(exc)) from exc
-    if version is None:
-        raise Http404(f"catalog '{slug}' has no versions")
-    return {
-        "catalog": catalog,
-        "version": version,
-        "versions": version_list(catalog=catalog),
-        "live": version_live(catalog=catalog),
-        "spec": version_spec(version=version),
-        "tab": tab,
-    }
 
 
 def _index(items: tuple[Any, ...], name: str, kind: str) -> int:

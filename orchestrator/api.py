@@ -21,9 +21,8 @@ from ninja import Router, Schema, Status
 from ninja.errors import HttpError
 from pydantic import ConfigDict, Field, model_validator
 
+from catalog_app.access import api_version, api_workspace
 from catalog_app.api import BasicAuth, ErrorOut, FieldError, GoalIn, SessionAuth
-from catalog_app.models import CatalogVersion, Workspace
-from catalog_app.selectors import catalog_get, version_get, version_latest, workspace_for_user
 from orchestrator.engine.errors import UnknownName
 from orchestrator.engine.spec import Goal
 from orchestrator.engine.trajectory_io import report_to_data
@@ -194,7 +193,7 @@ class AnalysisOut(Schema):
 @router.post("/plans", response={200: PlanCheckOut, 404: ErrorOut, 422: ErrorOut},
              summary="Judge a written plan: sound, valid or optimal, with the fix as a diff")
 def plans_check(request: HttpRequest, payload: PlanCheckIn) -> dict[str, Any]:
-    version = _version(request, payload.catalog, payload.version)
+    version = api_version(request, payload.catalog, payload.version)
     elements = version_planner(version=version).domain.ontology.elements
     for i, name in enumerate(payload.known):
         if name not in elements:
@@ -211,7 +210,7 @@ def plans_check(request: HttpRequest, payload: PlanCheckIn) -> dict[str, Any]:
 @router.post("/trajectories", response={200: BatchOut, 404: ErrorOut, 413: ErrorOut, 422: ErrorOut},
              summary="Analyse recorded tool-call sequences now (up to 1,000; more through /analyses)")
 def trajectories(request: HttpRequest, payload: TrajectoriesIn) -> dict[str, Any]:
-    version = _version(request, payload.catalog, payload.version) if payload.catalog else None
+    version = api_version(request, payload.catalog, payload.version) if payload.catalog else None
     samples, _ = trajectory_samples(samples=payload.samples, version=version, tools=payload.tools)
     if len(samples) > SYNC_SEQUENCES:
         raise HttpError(413, f"{len(samples):,} sequences; analyse more than {SYNC_SEQUENCES:,} through "
@@ -222,15 +221,15 @@ def trajectories(request: HttpRequest, payload: TrajectoriesIn) -> dict[str, Any
 @router.post("/analyses", response={202: AnalysisOut, 404: ErrorOut, 422: ErrorOut},
              summary="Analyse a batch of sequences in the background; poll the answer's `page` or itself")
 def analyses_create(request: HttpRequest, payload: AnalysisIn) -> Status[dict[str, Any]]:
-    version = _version(request, payload.catalog, payload.version) if payload.catalog else None
-    analysis = analysis_create(workspace=_workspace(request), samples=payload.samples, name=payload.name,
+    version = api_version(request, payload.catalog, payload.version) if payload.catalog else None
+    analysis = analysis_create(workspace=api_workspace(request), samples=payload.samples, name=payload.name,
                                version=version, tools=payload.tools, user=request.auth)
     return Status(202, _analysis_out(analysis))
 
 
 @router.get("/analyses", response=list[AnalysisOut], summary="The analyses of your workspace, newest first")
 def analyses_list(request: HttpRequest) -> list[dict[str, Any]]:
-    return [_analysis_out(a) for a in analysis_list(workspace=_workspace(request))[:100]]
+    return [_analysis_out(a) for a in analysis_list(workspace=api_workspace(request))[:100]]
 
 
 @router.get("/analyses/{analysis_id}", response={200: AnalysisOut, 404: ErrorOut}, summary="An analysis")
@@ -250,27 +249,9 @@ def analyses_report(request: HttpRequest, analysis_id: int) -> dict[str, Any]:
 # --- helpers ------------------------------------------------------------------------------------
 
 
-def _workspace(request: HttpRequest) -> Workspace:
-    workspace = workspace_for_user(user=request.auth)
-    if workspace is None:
-        raise HttpError(403, "you are not a member of any workspace")
-    return workspace
-
-
-def _version(request: HttpRequest, slug: str, number: int | None) -> CatalogVersion:
-    try:
-        catalog = catalog_get(workspace=_workspace(request), slug=slug)
-        found = version_latest(catalog=catalog) if number is None else version_get(catalog=catalog, number=number)
-    except UnknownName as exc:
-        raise HttpError(404, str(exc)) from exc
-    if found is None:
-        raise HttpError(404, f"catalog '{slug}' has no versions")
-    return found
-
-
 def _analysis(request: HttpRequest, analysis_id: int) -> TrajectoryAnalysis:
     try:
-        return analysis_get(workspace=_workspace(request), pk=analysis_id)
+        return analysis_get(workspace=api_workspace(request), pk=analysis_id)
     except UnknownName as exc:
         raise HttpError(404, str(exc)) from exc
 

@@ -15,23 +15,18 @@ from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.middleware import HtmxDetails
 
-from catalog_app.models import Catalog, CatalogVersion, Workspace
+from catalog_app.access import page_version_context, page_workspace
+from catalog_app.models import CatalogVersion, Workspace
 from catalog_app.selectors import (
     catalog_get,
     catalog_list,
-    version_get,
     version_latest,
-    version_list,
-    version_live,
-    version_spec,
-    workspace_for_user,
 )
 from orchestrator.engine.errors import ConcertoError, UnknownName
 from orchestrator.planning import version_planner
@@ -96,7 +91,7 @@ def _planner_lines(version: CatalogVersion, spec: Any, intent: str) -> str:
 @require_GET
 @login_required
 def validation_index_page(request: HtmxHttpRequest) -> HttpResponse:
-    workspace = _workspace(request)
+    workspace = page_workspace(request)
     catalogs = list(catalog_list(workspace=workspace))
     return render(request, "orchestrator/validation_index.html", {
         "catalogs": catalogs,
@@ -108,7 +103,7 @@ def validation_index_page(request: HtmxHttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 def analysis_create_view(request: HtmxHttpRequest) -> HttpResponse:
-    workspace = _workspace(request)
+    workspace = page_workspace(request)
     catalogs = list(catalog_list(workspace=workspace))
     form = AnalysisUploadForm(request.POST, request.FILES, catalogs=catalogs)
     if form.is_valid():
@@ -188,13 +183,6 @@ def _render(request: HtmxHttpRequest, template: str, context: dict[str, Any]) ->
     return render(request, template, context)
 
 
-def _workspace(request: HttpRequest) -> Workspace:
-    workspace = workspace_for_user(user=request.user)
-    if workspace is None:
-        raise PermissionDenied("you are not a member of any workspace")
-    return workspace
-
-
 def _latest(workspace: Workspace, slug: str) -> CatalogVersion:
     catalog = catalog_get(workspace=workspace, slug=slug)
     version = version_latest(catalog=catalog)
@@ -204,30 +192,15 @@ def _latest(workspace: Workspace, slug: str) -> CatalogVersion:
 
 
 def _version_context(request: HttpRequest, slug: str) -> dict[str, Any]:
-    """The catalog and the version asked for (`?version=N` or a posted `version`, else the latest)."""
-    try:
-        catalog: Catalog = catalog_get(workspace=_workspace(request), slug=slug)
-        number = request.POST.get("version") or request.GET.get("version", "")
-        if number and not number.isdigit():
-            raise UnknownName(f"version of catalog '{slug}'", number)
-        version = version_get(catalog=catalog, number=int(number)) if number else version_latest(catalog=catalog)
-    except UnknownName as exc:
-        raise Http404(str(exc)) from exc
-    if version is None:
-        raise Http404(f"catalog '{slug}' has no versions")
-    return {
-        "catalog": catalog,
-        "version": version,
-        "versions": version_list(catalog=catalog),
-        "live": version_live(catalog=catalog),
-        "spec": version_spec(version=version),
-        "tab": "validate",
-    }
+    """The catalog and the version asked for (a posted `version`, `?version=N`, else the latest)."""
+    posted = request.POST.get("version", "")
+    number = int(posted) if posted.isdigit() else None
+    return page_version_context(request, slug, "validate", number)
 
 
 def _analysis(request: HttpRequest, pk: int) -> TrajectoryAnalysis:
     try:
-        return analysis_get(workspace=_workspace(request), pk=pk)
+        return analysis_get(workspace=page_workspace(request), pk=pk)
     except UnknownName as exc:
         raise Http404(str(exc)) from exc
 
@@ -249,7 +222,7 @@ def _finished(request: HttpRequest, pk: int) -> TrajectoryAnalysis:
 def session_list_page(request: HtmxHttpRequest) -> HttpResponse:
     assistants = [
         (assistant, chat_selectors.session_recent(assistant=assistant))
-        for assistant in chat_selectors.assistant_list(workspace=_workspace(request))
+        for assistant in chat_selectors.assistant_list(workspace=page_workspace(request))
     ]
     return render(request, "orchestrator/sessions/session_list.html", {"assistants": assistants})
 
@@ -258,7 +231,7 @@ def session_list_page(request: HtmxHttpRequest) -> HttpResponse:
 @login_required
 @vary_on_headers("HX-Request")
 def session_inspector_page(request: HtmxHttpRequest, session_id: UUID) -> HttpResponse:
-    session = chat_selectors.session_get(session_id=session_id, workspace=_workspace(request))
+    session = chat_selectors.session_get(session_id=session_id, workspace=page_workspace(request))
     if session is None:
         raise Http404(f"unknown session '{session_id}'")
     debug = chat_selectors.session_debug(session=session)
