@@ -98,6 +98,9 @@ class CatalogVersion(models.Model):
     promoted_at = models.DateTimeField(null=True, blank=True)
     # Set on promotion: the spec as plain data, and the PDDL domain compiled from it.
     frozen_spec = models.JSONField(null=True, blank=True)
+    # Counts the content changes of a draft (`services.version_update` is the one way to make
+    # them), so a draft's spec can be cached between chat turns under (id, revision).
+    revision = models.PositiveIntegerField(default=0, editable=False)
     compiled_domain = models.TextField(blank=True)
 
     class Meta:

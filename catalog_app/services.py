@@ -123,6 +123,7 @@ def version_update(
         version.intents.all().delete()
         version.elements.all().delete()
         _version_fields_set(version, spec)
+        version.revision += 1  # caches of a draft's spec key on (version, revision)
     if note is not None:
         version.note = note
     _clean(version, "", exclude=["catalog", "created_by", "promoted_by"])

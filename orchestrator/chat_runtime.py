@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from catalog_app.models import CatalogVersion, VersionStatus
+from catalog_app.models import CatalogVersion
 from catalog_app.selectors import version_spec
 from orchestrator.engine.planner import Planner
 from orchestrator.engine.runtime import PlannerOrchestrator
@@ -25,45 +25,50 @@ from orchestrator.planning import spec_planner
 
 from .models import Assistant, AssistantMode
 
-PROMOTED_SPECS = 32  # promoted specs kept in memory; a draft is read each turn since it may change
+SPECS_KEPT = 32  # version contents (spec and planner) kept in memory
 
-_specs: OrderedDict[int, tuple[CatalogSpec, Planner | None]] = OrderedDict()
+_specs: OrderedDict[tuple[int, str, int], tuple[CatalogSpec, Planner | None]] = OrderedDict()
 _http: dict[tuple, HttpSkills] = {}
 _lock = threading.Lock()
 
 
+def _key(version: CatalogVersion) -> tuple[int, str, int]:
+    # A promoted version never changes; a draft changes only through `version_update`, which
+    # bumps its revision. The creation time guards against an id reused after a deletion
+    # (SQLite hands out the highest id again).
+    return (version.pk, version.created_at.isoformat(), version.revision)
+
+
 def assistant_spec(version: CatalogVersion) -> CatalogSpec:
-    """The spec an assistant runs: a promoted version never changes, so it is read once."""
-    if version.status != VersionStatus.PROMOTED:
-        return version_spec(version=version)
+    """The spec an assistant runs, read from the database once per version content."""
+    key = _key(version)
     with _lock:
-        cached = _specs.get(version.pk)
+        cached = _specs.get(key)
         if cached is not None:
-            _specs.move_to_end(version.pk)
+            _specs.move_to_end(key)
             return cached[0]
     spec = version_spec(version=version)
     with _lock:
-        _specs.setdefault(version.pk, (spec, None))
-        while len(_specs) > PROMOTED_SPECS:
+        _specs.setdefault(key, (spec, None))
+        while len(_specs) > SPECS_KEPT:
             _specs.popitem(last=False)
     return spec
 
 
 def assistant_planner(version: CatalogVersion, spec: CatalogSpec) -> Planner:
-    """The planner of `spec`; for a promoted version kept beside its spec.
+    """The planner of `spec`, kept beside it.
 
     `spec_planner` finds a planner by hashing the whole spec, which costs milliseconds a turn
-    for a big catalog; a promoted version cannot change, so its planner is found by its id.
+    for a big catalog; here it is found by the version's content key instead.
     """
-    if version.status != VersionStatus.PROMOTED:
-        return spec_planner(spec)
+    key = _key(version)
     with _lock:
-        cached = _specs.get(version.pk)
+        cached = _specs.get(key)
         if cached is not None and cached[1] is not None:
             return cached[1]
     planner = spec_planner(spec)
     with _lock:
-        _specs[version.pk] = (spec, planner)
+        _specs[key] = (spec, planner)
     return planner
 
 
