@@ -10,7 +10,8 @@ from playwright.sync_api import Page, expect
 from catalog_app.models import Workspace
 from catalog_app.selectors import catalog_get, version_latest
 from orchestrator.validation_services import analysis_create, analysis_run
-from tests.integration.validation.conftest import BANKING_SAMPLES, CHECK_BEFORE_CONSENT
+from tests.integration.validation.conftest import BANKING_SAMPLES
+from tests.unit.engine.flows import CHECK_BEFORE_CONSENT
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -8,18 +8,6 @@ import pytest
 
 from tests.integration.conftest import PASSWORD
 
-# The banking loan plan with the credit check before the customer's consent to it.
-CHECK_BEFORE_CONSENT = [
-    "ask(ssn)",
-    "credit_score = credit_check(ssn)",
-    "authorize(credit_check)",
-    "ask(email)",
-    "name, address, account_number, income = lookup_customer(email)",
-    "ask(loan_amount)",
-    "authorize(submit_loan)",
-    "loan_status, loan_id = submit_loan(name, income, credit_score, loan_amount)",
-]
-
 # Recorded calls against the banking catalog's skills: one clean, one with a wrong reference,
 # one with a made-up tool.
 BANKING_SAMPLES = [

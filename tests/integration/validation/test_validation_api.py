@@ -6,8 +6,9 @@ import pytest
 
 from orchestrator.models import AnalysisStatus, TrajectoryAnalysis
 from orchestrator.validation_services import analysis_run
+from tests.unit.engine.flows import CHECK_BEFORE_CONSENT
 
-from .conftest import BANKING_SAMPLES, CHECK_BEFORE_CONSENT
+from .conftest import BANKING_SAMPLES
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from tests.conftest import ROOT, database_url
+from tests.unit.engine.flows import CHECK_BEFORE_CONSENT
 
-from .conftest import BANKING_SAMPLES, CHECK_BEFORE_CONSENT
+from .conftest import BANKING_SAMPLES
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from orchestrator.models import AnalysisStatus, TrajectoryAnalysis
 from orchestrator.validation_services import analysis_create, analysis_run
+from tests.unit.engine.flows import CHECK_BEFORE_CONSENT
 
-from .conftest import BANKING_SAMPLES, CHECK_BEFORE_CONSENT
+from .conftest import BANKING_SAMPLES
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -4,6 +4,18 @@ from __future__ import annotations
 
 from orchestrator.engine.spec import CatalogSpec, Costs, Element, Goal, Intent, Mode, Outcome, Skill
 
+# The banking loan plan with the credit check before the customer's consent to it.
+CHECK_BEFORE_CONSENT = [
+    "ask(ssn)",
+    "credit_score = credit_check(ssn)",
+    "authorize(credit_check)",
+    "ask(email)",
+    "name, address, account_number, income = lookup_customer(email)",
+    "ask(loan_amount)",
+    "authorize(submit_loan)",
+    "loan_status, loan_id = submit_loan(name, income, credit_score, loan_amount)",
+]
+
 
 def _skill(name: str, inputs: tuple[str, ...], outputs: tuple[str, ...]) -> Skill:
     return Skill(name=name, modes=(Mode(inputs=inputs, outcomes=(Outcome(name="ok", outputs=outputs),)),))

@@ -50,6 +50,12 @@ def test_an_intent_whose_goal_nothing_establishes_is_an_error_naming_the_element
     assert ("unreachable_skill", "skills[0]") in kinds(spec)
 
 
+# A document reader: the shape of the type-tree cases below.
+OCR = {"name": "ocr", "modes": [
+    {"inputs": ["document"], "outcomes": [{"name": "read", "outputs": ["name"]}, {"name": "unreadable"}]}]}
+READ_NAME = {"name": "read_name", "goal": {"known": ["name"]}}
+
+
 def test_a_subtype_meets_a_goal_and_an_abstract_parent_is_not_flagged():
     spec = catalog(
         elements=[
@@ -57,18 +63,7 @@ def test_a_subtype_meets_a_goal_and_an_abstract_parent_is_not_flagged():
             {"name": "passport", "parent": "document"},
             {"name": "name", "askable": False},
         ],
-        skills=[
-            {
-                "name": "ocr",
-                "modes": [
-                    {
-                        "inputs": ["document"],
-                        "outcomes": [{"name": "read", "outputs": ["name"]}, {"name": "unreadable"}],
-                    }
-                ],
-            }
-        ],
-        intents=[{"name": "read_name", "goal": {"known": ["name"]}}],
+        skills=[OCR], intents=[READ_NAME],
     )
 
     assert lint_catalog(spec) == []
@@ -156,18 +151,7 @@ def test_a_sensitive_subtype_flowing_through_a_parent_input_is_noted():
             {"name": "passport", "parent": "document", "sensitive": True},
             {"name": "name", "askable": False},
         ],
-        skills=[
-            {
-                "name": "ocr",
-                "modes": [
-                    {
-                        "inputs": ["document"],
-                        "outcomes": [{"name": "read", "outputs": ["name"]}, {"name": "unreadable"}],
-                    }
-                ],
-            }
-        ],
-        intents=[{"name": "read_name", "goal": {"known": ["name"]}}],
+        skills=[OCR], intents=[READ_NAME],
     )
 
     [item] = lint_catalog(spec)

@@ -10,7 +10,7 @@ from orchestrator.engine.spec import Goal
 from orchestrator.engine.task import PlanningState
 from orchestrator.engine.validate import validate_plan
 
-from .flows import chain_spec
+from .flows import CHECK_BEFORE_CONSENT, chain_spec
 
 RUN_D = Goal(done=("agent_d",))
 LOAN = Goal(known=("loan_status",))
@@ -109,17 +109,7 @@ def test_a_garbage_laden_plan_gives_warnings_and_a_diff(chain):
 
 
 def test_the_credit_check_before_consent_is_unsound(banking_planner):
-    written = [
-        "ask(ssn)",
-        "credit_score = credit_check(ssn)",
-        "authorize(credit_check)",
-        "ask(email)",
-        "name, address, account_number, income = lookup_customer(email)",
-        "ask(loan_amount)",
-        "authorize(submit_loan)",
-        "loan_status, loan_id = submit_loan(name, income, credit_score, loan_amount)",
-    ]
-    report = validate_plan(banking_planner, LOAN, written, "sound")
+    report = validate_plan(banking_planner, LOAN, CHECK_BEFORE_CONSENT, "sound")
     assert report.determination is False
     first = report.failures[0]
     assert first.line == 2
@@ -128,7 +118,7 @@ def test_the_credit_check_before_consent_is_unsound(banking_planner):
     assert lines.index("+ authorize(credit_check)") == lines.index("  credit_score = credit_check(ssn)") - 1
     assert report.edits == 1
     # Moved where it belongs, the same plan is optimal.
-    fixed = [written[0], written[2], written[1], *written[3:]]
+    fixed = [CHECK_BEFORE_CONSENT[0], CHECK_BEFORE_CONSENT[2], CHECK_BEFORE_CONSENT[1], *CHECK_BEFORE_CONSENT[3:]]
     assert validate_plan(banking_planner, LOAN, fixed, "optimal").determination is True
 
 
