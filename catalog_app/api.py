@@ -215,9 +215,9 @@ def catalogs_pddl(
     problem = None
     if intent:
         with _at("intent"):
-            goal = intent_goal(version_spec(version=found), intent)
+            goal = intent_goal(version_planner(version=found).domain.spec, intent)
         names = [name.strip() for name in known.split(",") if name.strip()]
-        _check_known(found, names, "known")
+        check_known(found, names, "known")
         state = PlanningState.of(known=names)
         problem = goal_problem_pddl(version=found, goal=goal, state=state, name=intent)
     return PddlOut(domain=version_domain_pddl(version=found), problem=problem)
@@ -226,17 +226,17 @@ def catalogs_pddl(
 @router.post("/{slug}/plan", response={200: PlanOut, 404: ErrorOut, 422: ErrorOut}, summary="Plan for a goal")
 def catalogs_plan(request: HttpRequest, slug: str, payload: PlanIn) -> PlanOut:
     found = api_version(request, slug, payload.version)
-    _check_known(found, payload.known, "known")
+    check_known(found, payload.known, "known")
     with _at("cannot"):
         state = PlanningState.of(known=payload.known, cannot_establish=parse_cannot(payload.cannot))
         _check_cannot(found, state)
     if payload.goal is None:  # the schema lets through exactly one of intent and goal
         with _at("intent"):
-            result = intent_plan(version=found, intent=payload.intent or "", state=state).result
+            result = intent_plan(version=found, intent=payload.intent or "", state=state)
     else:
         with _at("goal"):
             goal = Goal(known=tuple(payload.goal.known), done=tuple(payload.goal.done))
-            result = goal_plan(version=found, goal=goal, state=state).result
+            result = goal_plan(version=found, goal=goal, state=state)
     return _plan_out(result)
 
 
@@ -262,7 +262,8 @@ def _at(path: str) -> Iterator[None]:
         raise FieldError(path, str(exc)) from exc
 
 
-def _check_known(version: CatalogVersion, names: list[str], path: str) -> None:
+def check_known(version: CatalogVersion, names: list[str], path: str) -> None:
+    """Every name an element of the version's catalog; FieldError at `path[i]` otherwise."""
     elements = version_planner(version=version).domain.ontology.elements
     for i, name in enumerate(names):
         if name not in elements:

@@ -8,6 +8,7 @@ from orchestrator.engine import spec as schema
 from orchestrator.engine.errors import UnknownName
 from orchestrator.engine.spec import CatalogSpec
 
+from .caching import Lru
 from .models import Catalog, CatalogVersion, Element, Intent, Membership, Mode, Skill, VersionStatus, Workspace
 
 
@@ -56,13 +57,37 @@ def version_live(*, catalog: Catalog) -> CatalogVersion | None:
     return version_list(catalog=catalog).filter(status=VersionStatus.PROMOTED).first()
 
 
+_specs: Lru[CatalogSpec] = Lru(64)
+
+
+def version_key(*, version: CatalogVersion) -> tuple[int, str, int]:
+    """What names a version's content: a draft changes only through `services.version_update`,
+    which bumps its revision; the creation time guards against an id reused after a deletion.
+
+    A draft's revision is read from the database, not from `version`, which may be a copy
+    from before an edit; a promoted version never changes.
+    """
+    revision = version.revision
+    if version.status != VersionStatus.PROMOTED:
+        revision = CatalogVersion.objects.filter(pk=version.pk).values_list("revision", flat=True).first() or 0
+    return (version.pk, version.created_at.isoformat(), revision)
+
+
 def version_spec(*, version: CatalogVersion) -> CatalogSpec:
-    """The spec of a version: frozen at promotion, else assembled from the draft's rows."""
+    """The spec of a version: frozen at promotion, else assembled from the draft's rows.
+
+    Kept per content (`version_key`), so the pages, the API and every chat turn that read a
+    version many times build its spec once, and all see the same one.
+    """
     if version.status == VersionStatus.PROMOTED and version.frozen_spec is not None:
         # Validated when it was imported; re-checking against today's rules could make a
         # version that is already live unreadable.
-        return CatalogSpec.model_validate(version.frozen_spec)
-    return _assemble(version)
+        frozen = version.frozen_spec
+        return _specs.get_or_build(version_key(version=version), lambda: CatalogSpec.model_validate(frozen))
+    return _specs.get_or_build(
+        version_key(version=version),
+        lambda: _assemble(CatalogVersion.objects.select_related("catalog").get(pk=version.pk)),
+    )
 
 
 def _assemble(version: CatalogVersion) -> CatalogSpec:

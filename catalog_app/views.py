@@ -257,7 +257,7 @@ def studio_edit(request: HtmxHttpRequest, slug: str, number: int, op: str, **tar
         else:
             messages.success(request, readable(edit.done))
             _warn_broken(request, before, after)
-            return _after_edit(request, slug, edit.anchor)
+            return _after_edit(request, slug, number, edit.anchor)
     context.update(_editor_context(request, context, edit))
     if request.htmx:
         return render(request, "catalog_app/editor.html#editor", context, status=422)
@@ -265,10 +265,11 @@ def studio_edit(request: HtmxHttpRequest, slug: str, number: int, op: str, **tar
     return render(request, "catalog_app/editor.html", context, status=422)
 
 
-def _after_edit(request: HtmxHttpRequest, slug: str, anchor: str) -> HttpResponse:
+def _after_edit(request: HtmxHttpRequest, slug: str, number: int, anchor: str) -> HttpResponse:
+    """The editor of the version just edited (not the latest one: an older draft may be open)."""
     if not request.htmx:
         return redirect(f"{reverse('catalog:edit', args=[slug])}#{anchor}")
-    context = page_version_context(request, slug, "edit")
+    context = page_version_context(request, slug, "edit", number)
     context.update(_editor_context(request, context))
     response = render(request, "catalog_app/editor.html#editor", context)
     return trigger_client_event(response, CHANGED)

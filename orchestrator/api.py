@@ -22,11 +22,10 @@ from ninja.errors import HttpError
 from pydantic import ConfigDict, Field, model_validator
 
 from catalog_app.access import api_version, api_workspace
-from catalog_app.api import BasicAuth, ErrorOut, FieldError, GoalIn, SessionAuth
+from catalog_app.api import BasicAuth, ErrorOut, FieldError, GoalIn, SessionAuth, check_known
 from orchestrator.engine.errors import UnknownName
 from orchestrator.engine.spec import Goal
 from orchestrator.engine.trajectory_io import report_to_data
-from orchestrator.planning import version_planner
 
 from .models import AnalysisStatus, TrajectoryAnalysis
 from .validation_services import (
@@ -194,10 +193,7 @@ class AnalysisOut(Schema):
              summary="Judge a written plan: sound, valid or optimal, with the fix as a diff")
 def plans_check(request: HttpRequest, payload: PlanCheckIn) -> dict[str, Any]:
     version = api_version(request, payload.catalog, payload.version)
-    elements = version_planner(version=version).domain.ontology.elements
-    for i, name in enumerate(payload.known):
-        if name not in elements:
-            raise FieldError(f"known[{i}]", str(UnknownName("element", name, list(elements))))
+    check_known(version, payload.known, "known")
     goal = None if payload.goal is None else Goal(known=tuple(payload.goal.known), done=tuple(payload.goal.done))
     try:
         report = plan_validate(version=version, plan=payload.plan, quality=payload.quality, intent=payload.intent,

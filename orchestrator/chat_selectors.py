@@ -12,12 +12,13 @@ from typing import Any, Literal
 from django.db.models import QuerySet
 
 from catalog_app.models import Catalog, Workspace
+from catalog_app.selectors import version_spec
 from orchestrator.engine.errors import UnknownName
 from orchestrator.engine.explain import how_item, how_text, what, why
 from orchestrator.engine.masking import MASK, mask_data, sensitive_values
 from orchestrator.engine.session import SessionState
+from orchestrator.planning import version_planner
 
-from .chat_runtime import assistant_planner, assistant_spec
 from .models import Assistant, ChatSession, TraceKind
 
 RECENT_SESSIONS = 20
@@ -66,7 +67,7 @@ def session_transcript(*, session: ChatSession) -> list[dict[str, Any]]:
 
 def session_debug(*, session: ChatSession) -> dict[str, Any]:
     """Transcript and state of a session for debugging, with sensitive values masked."""
-    spec = assistant_spec(session.assistant.catalog_version)
+    spec = version_spec(version=session.assistant.catalog_version)
     state = SessionState.model_validate(session.state)
     values = sensitive_values(spec, state)
     sensitive = {e.name for e in spec.elements if e.sensitive}
@@ -112,10 +113,10 @@ def session_explain(*, session: ChatSession, kind: ExplainKind, element: str | N
     Raises UnknownName for a how/why without an element, or with one the catalog lacks.
     """
     version = session.assistant.catalog_version
-    spec = assistant_spec(version)
+    spec = version_spec(version=version)
     state = SessionState.model_validate(session.state)
     if kind == "what":
-        body: dict[str, Any] = {"kind": "what", **what(spec, assistant_planner(version, spec), state).as_dict()}
+        body: dict[str, Any] = {"kind": "what", **what(spec, version_planner(version=version), state).as_dict()}
     else:
         names = [e.name for e in spec.elements]
         if element not in names:

@@ -1,20 +1,18 @@
 """Planning for stored catalog versions: the Django side of the engine's planner.
 
-A version's domain is compiled and grounded once and kept in memory, keyed by the content of
-its spec, so a draft that changes gets a fresh planner and an unchanged one reuses its own.
+A version's domain is compiled and grounded once and kept in memory, keyed by the version's
+content (`catalog_app.selectors.version_key`), so a draft that changes gets a fresh planner.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from catalog_app.caching import Lru
 from catalog_app.models import CatalogVersion
-from catalog_app.selectors import version_spec
+from catalog_app.selectors import version_key, version_spec
 from orchestrator.engine.compile import intent_goal
 from orchestrator.engine.errors import ConcertoError
 from orchestrator.engine.pddl import domain_text, problem_text
@@ -23,28 +21,20 @@ from orchestrator.engine.spec import CatalogSpec, Goal
 from orchestrator.engine.spec_io import catalog_to_data
 from orchestrator.engine.task import PlanningState
 
-CACHE_SIZE = 32
-_planners: OrderedDict[str, Planner] = OrderedDict()
-_lock = threading.Lock()
+_by_content: Lru[Planner] = Lru(32)
+_by_version: Lru[Planner] = Lru(32)
 
 
 def spec_planner(spec: CatalogSpec) -> Planner:
+    """The planner of a spec, found by its content (a spec from a file, an edit being checked)."""
     key = hashlib.sha256(json.dumps(catalog_to_data(spec), sort_keys=True).encode()).hexdigest()
-    with _lock:
-        planner = _planners.get(key)
-        if planner is not None:
-            _planners.move_to_end(key)
-            return planner
-    planner = Planner.for_spec(spec)  # outside the lock: grounding a big catalog takes a moment
-    with _lock:
-        _planners[key] = planner
-        while len(_planners) > CACHE_SIZE:
-            _planners.popitem(last=False)
-    return planner
+    return _by_content.get_or_build(key, lambda: Planner.for_spec(spec))
 
 
 def version_planner(*, version: CatalogVersion) -> Planner:
-    return spec_planner(version_spec(version=version))
+    """The planner of a stored version, found by `version_key` without hashing the whole spec."""
+    key = version_key(version=version)
+    return _by_version.get_or_build(key, lambda: spec_planner(version_spec(version=version)))
 
 
 def parse_cannot(items: Iterable[str]) -> frozenset[tuple[str, str]]:
@@ -71,33 +61,23 @@ def _check_state(planner: Planner, state: PlanningState) -> None:
             raise ConcertoError(f"unknown element '{name}' in {operation}:{name}")
 
 
-@dataclass(frozen=True)
-class GoalPlan:
-    goal: Goal
-    result: PlanResult
-
-
-def goal_plan(*, version: CatalogVersion, goal: Goal, state: PlanningState | None = None) -> GoalPlan:
-    return _plan(version_spec(version=version), goal, state)
-
-
-def intent_plan(*, version: CatalogVersion, intent: str, state: PlanningState | None = None) -> GoalPlan:
-    spec = version_spec(version=version)  # read once: a draft may change between two reads
-    return _plan(spec, intent_goal(spec, intent), state)
-
-
-def _plan(spec: CatalogSpec, goal: Goal, state: PlanningState | None) -> GoalPlan:
-    planner = spec_planner(spec)
+def goal_plan(*, version: CatalogVersion, goal: Goal, state: PlanningState | None = None) -> PlanResult:
+    planner = version_planner(version=version)
     state = state or PlanningState()
     _check_state(planner, state)
-    return GoalPlan(goal=goal, result=planner.plan(goal, state))
+    return planner.plan(goal, state)
+
+
+def intent_plan(*, version: CatalogVersion, intent: str, state: PlanningState | None = None) -> PlanResult:
+    # The goal comes from the planner's own spec: one content, even if the draft changes meanwhile.
+    goal = intent_goal(version_planner(version=version).domain.spec, intent)
+    return goal_plan(version=version, goal=goal, state=state)
 
 
 def version_plans(*, version: CatalogVersion) -> dict[str, PlanResult]:
     """The plan (or the reason there is none) of every intent, from an empty state."""
-    spec = version_spec(version=version)
-    planner = spec_planner(spec)
-    return {intent.name: planner.plan(intent.goal) for intent in spec.intents}
+    planner = version_planner(version=version)
+    return {intent.name: planner.plan(intent.goal) for intent in planner.domain.spec.intents}
 
 
 def version_domain_pddl(*, version: CatalogVersion) -> str:

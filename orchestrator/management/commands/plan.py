@@ -28,7 +28,7 @@ class Command(BaseCommand):
         version = resolve_version(slug=slug, number=number, workspace=workspace)
         with user_errors(slug):
             state = PlanningState.of(known=_names(known), cannot_establish=parse_cannot(_names(cannot)))
-            result = intent_plan(version=version, intent=intent, state=state).result
+            result = intent_plan(version=version, intent=intent, state=state)
         if not result.solved:
             raise CommandError(f"{slug}: intent {intent}: {result.message}")
         for number_, line in enumerate(result.lines, start=1):
