@@ -504,13 +504,16 @@ def settings_update(*, version: CatalogVersion, **fields: Any) -> CatalogSpec:
 # --- roles and promotion --------------------------------------------------------------------------
 
 
+@transaction.atomic
 def version_promote_checked(*, version: CatalogVersion, user: AbstractBaseUser) -> CatalogVersion:
     """Promote a draft for `user`: only an admin of the workspace may, and only if every intent has a plan.
 
-    Checked first, then done: the promotion itself is `services.version_promote`, one transaction.
+    Checked, then done, in one transaction with the draft locked: no edit can slip in between the
+    check and the promotion (`services.version_promote`).
     """
     if workspace_role(user=user, workspace=version.catalog.workspace) != Role.ADMIN:
         raise NotAllowed("only an admin of the workspace can promote a version")
+    version = version_check_editable(version=version)
     spec = version_spec(version=version)
     blocked = [item for item in lint_catalog(spec) if item.kind == "unreachable_intent"]
     if blocked:

@@ -550,7 +550,6 @@ def _editor_context(request: HttpRequest, context: dict, failed: Edit | None = N
         "new_intent": made("new-intent", lambda: studio_forms.IntentForm(prefix="new-intent"), url("intent_add")),
         # A delete button has no form of its own to show its refusal in: it goes on top.
         "failed_errors": failed.form.non_field_errors() if failed and not failed.form.prefix else [],
-        "is_admin": _is_admin(request, context["catalog"]),
     }
 
 
@@ -723,9 +722,7 @@ def version_draft_view(request: HtmxHttpRequest, slug: str, number: int) -> Http
 @login_required
 def version_promote_view(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     context = page_version_context(request, slug, "versions", number)
-    if not _is_admin(request, context["catalog"]):
-        raise PermissionDenied("only an admin of the workspace can promote a version")
-    try:
+    try:  # the service checks the role: an analyst gets its NotAllowed as a 403
         version = editing.version_promote_checked(version=context["version"], user=request.user)
     except editing.NotAllowed as exc:
         raise PermissionDenied(str(exc)) from exc
@@ -777,6 +774,7 @@ def tools_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def _tools_add(request: HtmxHttpRequest, context: dict) -> HttpResponse:
     """The reviewed import: the ticked skills, each new element kept or swapped for an existing one."""
     text = request.POST.get("document", "")
+    proposal: Proposal | None = None
     try:
         proposal = propose(load_tools(text), context["spec"])
         chosen = {e.name: request.POST.get(f"use-{e.name}", "") for e in proposal.elements}
@@ -792,11 +790,10 @@ def _tools_add(request: HtmxHttpRequest, context: dict) -> HttpResponse:
         count = len(request.POST.getlist("skills"))
         messages.success(request, f"Added {count} skill{'s' if count != 1 else ''} from the tool specs.")
         return _redirect(request, reverse("catalog:edit", args=[context["catalog"].slug]) + "#skills")
-    if text and context["issues"]:
-        try:
-            _review(context, propose(load_tools(text), context["spec"]), text)
-        except SpecError:
-            context["proposal"] = None
+    if proposal is not None:  # the document read: show the review again, with the refusal on top
+        _review(context, proposal, text)
+    else:
+        context["proposal"] = None
     return _render(request, "catalog_app/tools.html", context, status=422)
 
 

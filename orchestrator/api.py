@@ -25,6 +25,7 @@ from catalog_app.access import api_version, api_workspace
 from catalog_app.api import BasicAuth, ErrorOut, FieldError, GoalIn, SessionAuth, check_known
 from orchestrator.engine.errors import UnknownName
 from orchestrator.engine.spec import Goal
+from orchestrator.engine.trajectories import analyze_batch
 from orchestrator.engine.trajectory_io import report_to_data
 
 from .models import AnalysisStatus, TrajectoryAnalysis
@@ -34,7 +35,6 @@ from .validation_services import (
     analysis_get,
     analysis_list,
     plan_validate,
-    trajectories_analyze,
     trajectory_samples,
 )
 
@@ -207,11 +207,11 @@ def plans_check(request: HttpRequest, payload: PlanCheckIn) -> dict[str, Any]:
              summary="Analyse recorded tool-call sequences now (up to 1,000; more through /analyses)")
 def trajectories(request: HttpRequest, payload: TrajectoriesIn) -> dict[str, Any]:
     version = api_version(request, payload.catalog, payload.version) if payload.catalog else None
-    samples, _ = trajectory_samples(samples=payload.samples, version=version, tools=payload.tools)
+    samples, catalog = trajectory_samples(samples=payload.samples, version=version, tools=payload.tools)
     if len(samples) > SYNC_SEQUENCES:
         raise HttpError(413, f"{len(samples):,} sequences; analyse more than {SYNC_SEQUENCES:,} through "
                              "POST /api/v1/validation/analyses")
-    return report_to_data(trajectories_analyze(samples=payload.samples, version=version, tools=payload.tools))
+    return report_to_data(analyze_batch(samples, catalog))  # read once, counted, then analysed
 
 
 @router.post("/analyses", response={202: AnalysisOut, 404: ErrorOut, 422: ErrorOut},

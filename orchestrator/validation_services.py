@@ -89,8 +89,7 @@ def trajectories_analyze(
     *, samples: Any, version: CatalogVersion | None = None, tools: Any = None
 ) -> BatchReport:
     """Analyse a batch in the caller's process (the command line, small API requests)."""
-    read, catalog = trajectory_samples(samples=samples, version=version, tools=tools)
-    return analyze_batch(read, catalog)
+    return analyze_batch(*trajectory_samples(samples=samples, version=version, tools=tools))
 
 
 @transaction.atomic
@@ -170,7 +169,9 @@ def _finish(analysis_id: int, status: str, **fields: Any) -> TrajectoryAnalysis:
 
 
 def analysis_list(*, workspace: Workspace) -> QuerySet[TrajectoryAnalysis]:
-    return TrajectoryAnalysis.objects.filter(workspace=workspace).select_related("version__catalog")
+    # The uploaded batch can be megabytes: lists and the progress poll never read it.
+    return (TrajectoryAnalysis.objects.filter(workspace=workspace).select_related("version__catalog")
+            .defer("samples", "tools"))
 
 
 def analysis_get(*, workspace: Workspace, pk: int) -> TrajectoryAnalysis:
