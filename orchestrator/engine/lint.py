@@ -46,6 +46,7 @@ class _Catalog:
         self.spec = spec
         self.onto = Ontology(spec.elements)
         self.index = {e.name: i for i, e in enumerate(spec.elements)}
+        self._producers: dict[str, list[tuple[int, int]]] | None = None
         self.reach = self._reach()
 
     def satisfied(self, name: str, known: frozenset[str] | set[str]) -> bool:
@@ -68,12 +69,14 @@ class _Catalog:
 
     def producers(self, name: str) -> list[tuple[int, int]]:
         """(skill, mode) positions with an outcome that outputs `name` itself."""
-        return [
-            (s, m)
-            for s, skill in enumerate(self.spec.skills)
-            for m, mode in enumerate(skill.modes)
-            if any(name in outcome.outputs for outcome in mode.outcomes)
-        ]
+        if self._producers is None:  # indexed once: lint asks for every element, in loops
+            index: dict[str, list[tuple[int, int]]] = {}
+            for s, skill in enumerate(self.spec.skills):
+                for m, mode in enumerate(skill.modes):
+                    for x in dict.fromkeys(x for outcome in mode.outcomes for x in outcome.outputs):
+                        index.setdefault(x, []).append((s, m))
+            self._producers = index
+        return self._producers.get(name, [])
 
     def skill_runnable(self, s: int) -> bool:
         return any((s, m) in self.reach.runnable for m in range(len(self.spec.skills[s].modes)))
@@ -186,7 +189,8 @@ def _needed(catalog: _Catalog) -> tuple[set[str], set[int]]:
         for s, skill in enumerate(spec.skills):
             for mode in skill.modes:
                 outputs = [x for outcome in mode.outcomes for x in outcome.outputs]
-                if any(catalog.onto.is_a(x, w) for x in outputs for w in wanted):
+                # x answers for w when w is x or above it in the tree
+                if any(not wanted.isdisjoint((x, *catalog.onto.ancestors(x))) for x in outputs):
                     new = set(mode.inputs) - wanted
                     if new or s not in skills:
                         wanted |= new
@@ -239,7 +243,7 @@ def _unused_outputs(catalog: _Catalog) -> list[LintItem]:
         for m, mode in enumerate(skill.modes):
             for o, outcome in enumerate(mode.outcomes):
                 for j, name in enumerate(outcome.outputs):
-                    if name in reported or any(catalog.onto.is_a(name, used) for used in consumed):
+                    if name in reported or not consumed.isdisjoint((name, *catalog.onto.ancestors(name))):
                         continue
                     reported.add(name)
                     items.append(LintItem(
