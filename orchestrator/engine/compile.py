@@ -88,6 +88,11 @@ def operation_name(skill: str, mode: str) -> str:
     return f"{skill}-{mode}"
 
 
+def action_name(operation: str, outcome: str) -> str:
+    """The lifted action of one outcome of an operation (what pruning and plans refer to)."""
+    return f"{operation}-{outcome}"
+
+
 def _consent(ontology: Ontology, element: str) -> Consent:
     flags = [ontology.elements[x].sensitive for x in ontology.subtree(element)]
     if all(flags):
@@ -104,7 +109,7 @@ def _skill_actions(spec: CatalogSpec, ontology: Ontology, skill: Skill) -> list[
         for outcome in mode.outcomes:
             actions.append(
                 SkillAction(
-                    name=f"{operation}-{outcome.name}",
+                    name=action_name(operation, outcome.name),
                     skill=skill.name,
                     mode=mode_name,
                     outcome=outcome.name,

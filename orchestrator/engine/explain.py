@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .nlu import mentioned_element, tokens
+from .ontology import Ontology
 from .planner import Planner, Unsolvable
 from .replies import Reply, Wording
 from .session import Execution, GoalFrame, SessionState
@@ -117,19 +118,10 @@ def what(spec: CatalogSpec, planner: Planner, state: SessionState) -> WhatSummar
 
 # --- Why? ----------------------------------------------------------------------------------------
 
-def _is_a(spec: CatalogSpec, name: str, ancestor: str) -> bool:
-    parents = {e.name: e.parent for e in spec.elements}
-    node: str | None = name
-    while node is not None:
-        if node == ancestor:
-            return True
-        node = parents.get(node)
-    return False
-
-
 def _chain(spec: CatalogSpec, state: SessionState, frame: GoalFrame) -> list[Execution]:
     """The calls that contributed to the goal, by regression from it: (s - outputs) | inputs."""
-    regressed = {x for x in state.memory if any(_is_a(spec, x, g) for g in frame.goal.known)}
+    onto = Ontology(spec.elements)  # a goal on `document` is met by a known `passport`
+    regressed = {x for g in frame.goal.known for x in onto.subtree(g) if x in state.memory}
     chain = []
     for record in reversed(state.history):
         if not set(record.outputs) & regressed:

@@ -176,9 +176,7 @@ class Planner:
         """The SAS+ task of a call, or its answer when no search is needed."""
         check_goal(self.domain, goal)
         actions = self.task.actions
-        init: set[Fact] = {("known", x) for x in state.known}
-        init |= {("authorized", x) for x in state.authorized}
-        init |= {("done", op) for op in state.done}
+        init = state.facts()
         enabled = self._enabled(state)
         facts, fired = reachable(actions, enabled, init)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .compile import goal_operations
+from .compile import action_name, goal_operations, operation_name
 from .explain import answer
 from .nlu import DONT_KNOW, IntentClassifier, TfidfClassifier, control_act, extract_value, extract_values
 from .planner import Planner, Step, Unsolvable
@@ -326,7 +326,7 @@ class PlannerOrchestrator:
 
     def _execute(self, state: SessionState, step: Step, log: TurnLog) -> str:
         skill = self.spec.skill(step.skill)
-        mode = dict(zip(skill.mode_names(), skill.modes, strict=True))[step.mode]
+        mode = skill.mode(step.mode)
         inputs = {declared: state.memory[arg].value for declared, arg in zip(mode.inputs, step.args, strict=True)}
         shares = self._consented_shares(state, step)
         if shares is None:  # the planner guarantees consent; this guard keeps a bug from leaking data
@@ -335,7 +335,7 @@ class PlannerOrchestrator:
         number = len(state.history)
         result = self.invoker.call(skill, step.mode, inputs)
         log.shares.extend(Share(element=x, skill=skill.name, consent=c, step=number) for x, c in shares)
-        operation = f"{skill.name}-{step.mode}"
+        operation = operation_name(skill.name, step.mode)
         record = Execution(step=number, skill=skill.name, mode=step.mode, outcome=result.outcome or result.status,
                            planned_outcome=step.outcome, inputs=inputs, outputs=result.outputs,
                            args=list(step.args), explanation=result.explanation)
@@ -343,7 +343,7 @@ class PlannerOrchestrator:
         log.executions.append(record)
         if result.status == "invalid":
             for outcome in mode.outcomes:
-                state.prune(f"{operation}-{outcome.name}", step.args)
+                state.prune(action_name(operation, outcome.name), step.args)
             what = self.words.skill(skill.name)
             log.say(Reply("text", f"{what[:1].upper()}{what[1:]} could not take those values; trying another way."))
             return f"{skill.name} rejected its inputs"

@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .compile import action_name, operation_name
 from .nlu import control_act, tokens
 from .planner import Planner, Step
 from .replies import Reply
@@ -115,8 +116,8 @@ class S3Orchestrator(PlannerOrchestrator):
                 return
             state.plan.pop(0)
             outcome = mode.outcomes[0]
-            step = Step(kind="skill", name=f"{skill.name}-{mode_name}-{outcome.name}", args=mode.inputs,
-                        cost=self.spec.skill_cost(skill), skill=skill.name, mode=mode_name,
+            step = Step(kind="skill", name=action_name(operation_name(skill.name, mode_name), outcome.name),
+                        args=mode.inputs, cost=self.spec.skill_cost(skill), skill=skill.name, mode=mode_name,
                         outcome=outcome.name, outputs=outcome.outputs)
             before = len(state.history)
             self._execute(state, step, log)

@@ -114,7 +114,7 @@ def _read_answer(skill: Skill, mode: str, response: httpx.Response) -> SkillResu
         return SkillResult("unfeasible", element=body["unfeasible"], message=str(body.get("message", "")))
     if response.status_code >= 400:
         return SkillResult("error", message=f"{skill.name} refused the call (HTTP {response.status_code})")
-    outcomes = dict(zip(skill.mode_names(), skill.modes, strict=True))[mode].outcomes
+    outcomes = skill.mode(mode).outcomes
     outcome = next((o for o in outcomes if o.name == body.get("outcome")), None)
     if outcome is None:
         return SkillResult("error", message=f"{skill.name} answered with an unknown outcome {body.get('outcome')!r}")

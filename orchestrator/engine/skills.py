@@ -86,7 +86,7 @@ class SimulatedSkills:
 
     def call(self, skill: Skill, mode: str, inputs: dict[str, str]) -> SkillResult:
         self.calls.append((skill.name, mode, dict(inputs)))
-        spec_mode = dict(zip(skill.mode_names(), skill.modes, strict=True))[mode]
+        spec_mode = skill.mode(mode)
         sim = skill.simulation
         rule = next((r for r in sim.rules if _rule_applies(r, inputs)), None) if sim else None
         if rule is not None and rule.result == "invalid":

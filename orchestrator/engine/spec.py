@@ -79,6 +79,10 @@ class Skill(_Strict):
         """Mode names with defaults filled in: explicit names, else m1, m2, ..."""
         return [mode.name or f"m{index}" for index, mode in enumerate(self.modes, start=1)]
 
+    def mode(self, name: str) -> Mode:
+        """The mode called `name` (a default name such as `m2` included)."""
+        return self.modes[self.mode_names().index(name)]
+
 
 class Goal(_Strict):
     known: tuple[str, ...] = ()

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from .spec import Goal
+from dataclasses import dataclass
 
 # A fact of the compiled task: ("known", "email"), ("authorized", "credit_check"),
 # ("done", "credit_check-m1"), ("goal", "0") for a satisfied disjunctive goal.
@@ -29,6 +27,11 @@ class PlanningState:
     pruned: frozenset[tuple[str, tuple[str, ...]]] = frozenset()
     done: frozenset[str] = frozenset()
 
+    def facts(self) -> set[Fact]:
+        """The dynamic facts true in this state (the static ones only filter actions)."""
+        return ({("known", x) for x in self.known} | {("authorized", x) for x in self.authorized}
+                | {("done", op) for op in self.done})
+
     @classmethod
     def of(
         cls,
@@ -40,9 +43,3 @@ class PlanningState:
     ) -> PlanningState:
         return cls(frozenset(known), frozenset(authorized), frozenset(cannot_establish),
                    frozenset(pruned), frozenset(done))
-
-
-@dataclass(frozen=True)
-class PlanningTask:
-    goal: Goal
-    state: PlanningState = field(default_factory=PlanningState)

@@ -86,10 +86,6 @@ class ValidationReport:
         return sum(line.op != " " for line in self.diff)
 
     @property
-    def diff_text(self) -> str:
-        return "\n".join(str(line) for line in self.diff)
-
-    @property
     def summary(self) -> str:
         if not self.sound:
             first = self.failures[0]
@@ -177,14 +173,10 @@ class _Judge:
         self.goal = goal
         self.state = state
         self.best = planner.plan(goal, state)  # also rejects a goal naming unknown things
-        self.init: frozenset[Fact] = frozenset(
-            {("known", x) for x in state.known}
-            | {("authorized", x) for x in state.authorized}
-            | {("done", op) for op in state.done}
-        )
+        self.init: frozenset[Fact] = frozenset(state.facts())
         self.blocked = self._blocked()
         self.enabled = [i for i in range(len(self.task.actions)) if i not in self.blocked]
-        self._plans: dict[frozenset[Fact], PlanResult] = {}
+        self._plans: dict[frozenset[Fact], PlanResult] = {self.init: self.best}
         self._bridges: dict[tuple[frozenset[Fact], frozenset[Fact]], list[GroundAction] | None] = {}
 
     # --- the judgement ------------------------------------------------------------------------
