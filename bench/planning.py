@@ -14,7 +14,6 @@ import statistics
 import time
 import warnings
 from dataclasses import dataclass
-from pathlib import Path
 
 from orchestrator.engine.downward import run_driver
 from orchestrator.engine.pddl import domain_text, problem_text
@@ -24,7 +23,7 @@ from orchestrator.engine.spec_io import load_catalog
 from orchestrator.engine.synthetic import synthetic_catalog
 from orchestrator.engine.task import ASK, PlanningState
 
-BANKING = Path(__file__).resolve().parent.parent / "catalog_app" / "demo" / "banking.yaml"
+from .common import BANKING, p95
 
 
 @dataclass
@@ -38,11 +37,6 @@ class Row:
     naive_median_ms: float | None
     driver_median_ms: float | None
     same_cost: str
-
-
-def _p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
 def _turns(spec: CatalogSpec, count: int, seed: int) -> list[tuple[Goal, PlanningState]]:
@@ -90,7 +84,7 @@ def measure(name: str, spec: CatalogSpec, calls: int, naive_calls: int, driver_c
         lambda g, s: run_driver(domain_text(domain, s), problem_text(domain, g, s)))
     same = f"{naive_agree + driver_agree}/{naive_n + driver_n}"
     return Row(name, len(spec.skills), len(planner.task.actions), compile_ms,
-               statistics.median(times), _p95(times), naive_median, driver_median, same)
+               statistics.median(times), p95(times), naive_median, driver_median, same)
 
 
 def main() -> None:

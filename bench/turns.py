@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .common import BANKING, p95
+
 BANKING_SCRIPTS = [
     # The loan, start to end, then declining the credit card offered.
     ["I'd like to apply for a loan", "ada@example.com", "my ssn is 123-45-6789", "yes", "$20,000", "yes", "no"],
@@ -44,7 +46,6 @@ BANKING_SCRIPTS = [
     ["I'd like a loan of $30,000, my email is ada@example.com", "my ssn is 12", "123-45-6789", "stop",
      "what is the status of my card application", "CC-104233"],
 ]
-BANKING = Path(__file__).resolve().parent.parent / "catalog_app" / "demo" / "banking.yaml"
 MAX_TURNS = 12  # per generated conversation: enough to reach a goal of the synthetic catalogs
 
 # A conversation: fixed lines, or a function that picks the next line from the last replies.
@@ -61,11 +62,6 @@ class Row:
     max_ms: float
     engine_median_ms: float
     engine_p95_ms: float
-
-
-def _p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
 def _setup_django() -> None:
@@ -153,8 +149,8 @@ def _measure(subject: Subject, timer: Timer) -> Row:
     _converse(subject.assistant, subject.scripts[0])
     timer.engine.clear()
     times = [t for script in subject.scripts[1:] for t in _converse(subject.assistant, script)]
-    return Row(subject.name, subject.skills, len(times), statistics.median(times), _p95(times), max(times),
-               statistics.median(timer.engine), _p95(timer.engine))
+    return Row(subject.name, subject.skills, len(times), statistics.median(times), p95(times), max(times),
+               statistics.median(timer.engine), p95(timer.engine))
 
 
 def _subjects(repeat: int, skills: int, conversations: int) -> list[Subject]:

@@ -16,7 +16,6 @@ import random
 import statistics
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from orchestrator.engine.planner import Plan, Planner
@@ -27,12 +26,7 @@ from orchestrator.engine.trajectories import Call, Sample, analyze_batch
 from orchestrator.engine.trajectory_io import tools_from_catalog
 from orchestrator.engine.validate import QUALITIES, validate_plan
 
-BANKING = Path(__file__).resolve().parent.parent / "catalog_app" / "demo" / "banking.yaml"
-
-
-def _p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+from .common import BANKING, p95
 
 
 def written_plans(
@@ -122,7 +116,7 @@ def measure(name: str, spec: CatalogSpec, per_intent: int, sequences: int) -> tu
     times = time_validation(planner, plans)
     plan_row = [name, len(spec.skills), len(plans)]
     plan_row += [f"{statistics.median(times[q]):.1f}" for q in QUALITIES]
-    plan_row.append(f"{_p95(times['optimal']):.1f}")
+    plan_row.append(f"{p95(times['optimal']):.1f}")
 
     batch = recorded_sequences(planner, spec, sequences, rng)
     tools = tools_from_catalog(spec)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 from django.test import Client
 
@@ -35,3 +37,10 @@ def logged_in(analyst) -> Client:
     client = Client()
     client.force_login(analyst)
     return client
+
+
+@pytest.fixture
+def basic_auth(analyst) -> dict[str, str]:
+    """The headers of a script calling the API with the analyst's password."""
+    token = base64.b64encode(f"{analyst.username}:{PASSWORD}".encode()).decode()
+    return {"HTTP_AUTHORIZATION": f"Basic {token}"}

@@ -2,12 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-
-import pytest
-
-from tests.integration.conftest import PASSWORD
-
 # Recorded calls against the banking catalog's skills: one clean, one with a wrong reference,
 # one with a made-up tool.
 BANKING_SAMPLES = [
@@ -25,9 +19,3 @@ BANKING_SAMPLES = [
         {"name": "fetch_weather", "arguments": {"city": "Paris"}, "label": "var1"},
     ]},
 ]
-
-
-@pytest.fixture
-def basic_auth(analyst) -> dict[str, str]:
-    token = base64.b64encode(f"{analyst.username}:{PASSWORD}".encode()).decode()
-    return {"HTTP_AUTHORIZATION": f"Basic {token}"}

@@ -1,17 +1,12 @@
-from pathlib import Path
-
 import pytest
 
 from orchestrator.engine.planner import Planner
 from orchestrator.engine.spec import CatalogSpec
-from orchestrator.engine.spec_io import load_catalog
-
-BANKING_YAML = Path(__file__).resolve().parents[3] / "catalog_app" / "demo" / "banking.yaml"
 
 
 @pytest.fixture(scope="session")
-def banking() -> CatalogSpec:
-    return load_catalog(BANKING_YAML.read_text())
+def banking(banking_spec: CatalogSpec) -> CatalogSpec:
+    return banking_spec
 
 
 @pytest.fixture(scope="session")
