@@ -24,7 +24,7 @@ from orchestrator.engine.compile import intent_goal
 from orchestrator.engine.errors import ConcertoError, SpecError, UnknownName
 from orchestrator.engine.planner import PlanResult, Unsolvable
 from orchestrator.engine.spec import Goal
-from orchestrator.engine.spec_io import MAX_SPEC_BYTES, Format, dump_catalog, load_catalog
+from orchestrator.engine.spec_io import MAX_SPEC_BYTES, MEDIA_TYPES, Format, dump_catalog, load_catalog
 from orchestrator.engine.task import PlanningState
 from orchestrator.planning import (
     goal_plan,
@@ -45,7 +45,6 @@ from .selectors import (
 )
 from .services import catalog_import
 
-CONTENT_TYPES: dict[str, str] = {"yaml": "application/yaml", "json": "application/json"}
 _TEXT = {"schema": {"type": "string"}}
 
 
@@ -189,7 +188,7 @@ def catalogs_import(request: HttpRequest) -> Status[ImportOut]:
     "/{slug}/export",
     response={200: str, 404: ErrorOut},
     summary="Export a version as YAML or JSON",
-    openapi_extra={"responses": {200: {"content": {t: _TEXT for t in CONTENT_TYPES.values()}}}},
+    openapi_extra={"responses": {200: {"content": {t: _TEXT for t in MEDIA_TYPES.values()}}}},
 )
 def catalogs_export(
     request: HttpRequest,
@@ -198,7 +197,7 @@ def catalogs_export(
     version: int | None = None,
 ) -> HttpResponse:
     found = api_version(request, slug, version)
-    response = HttpResponse(dump_catalog(version_spec(version=found), fmt), content_type=CONTENT_TYPES[fmt])
+    response = HttpResponse(dump_catalog(version_spec(version=found), fmt), content_type=MEDIA_TYPES[fmt])
     response["Content-Disposition"] = f'inline; filename="{slug}-v{found.number}.{fmt}"'
     return response
 

@@ -38,7 +38,7 @@ from orchestrator.engine.graph import GraphUnavailable, catalog_graph, plan_high
 from orchestrator.engine.lint import LintItem, lint_catalog
 from orchestrator.engine.pddl import domain_text, problem_text
 from orchestrator.engine.planner import Unsolvable
-from orchestrator.engine.spec_io import dump_catalog, load_catalog
+from orchestrator.engine.spec_io import MEDIA_TYPES, dump_catalog, load_catalog
 from orchestrator.engine.suggest import did_you_mean, normalize, search_elements
 from orchestrator.engine.toolspec import Proposal, load_tools, propose
 from orchestrator.planning import goal_problem_pddl, spec_planner, version_domain_pddl, version_plans
@@ -58,7 +58,6 @@ from .selectors import (
 )
 from .services import catalog_create, catalog_import, version_create_draft
 
-CONTENT_TYPES = {"yaml": "application/yaml", "json": "application/json"}
 CHANGED = "catalog-changed"  # the htmx event that tells the previews to refresh
 
 
@@ -739,10 +738,10 @@ def version_promote_view(request: HtmxHttpRequest, slug: str, number: int) -> Ht
 def export_view(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     context = page_version_context(request, slug, "versions")
     fmt = request.GET.get("format", "yaml")
-    if fmt not in CONTENT_TYPES:
+    if fmt not in MEDIA_TYPES:
         raise Http404(f"unknown format '{fmt}' (yaml or json)")
     version = context["version"]
-    response = HttpResponse(dump_catalog(context["spec"], fmt), content_type=CONTENT_TYPES[fmt])
+    response = HttpResponse(dump_catalog(context["spec"], fmt), content_type=MEDIA_TYPES[fmt])
     response["Content-Disposition"] = f'attachment; filename="{slug}-v{version.number}.{fmt}"'
     return response
 

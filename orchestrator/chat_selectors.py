@@ -40,11 +40,18 @@ def assistant_list(*, workspace: Workspace) -> QuerySet[Assistant]:
     return Assistant.objects.filter(workspace=workspace).select_related("catalog_version__catalog").order_by("key")
 
 
+def session_uuid(session_id: uuid.UUID | str) -> uuid.UUID | None:
+    """The id as a UUID, or None when it is not one (a malformed id is an unknown session)."""
+    try:
+        return session_id if isinstance(session_id, uuid.UUID) else uuid.UUID(str(session_id))
+    except ValueError:
+        return None
+
+
 def session_get(*, session_id: uuid.UUID | str, workspace: Workspace | None = None) -> ChatSession | None:
     """The session, or None if there is none (or it is not in `workspace`, when given)."""
-    try:
-        pk = session_id if isinstance(session_id, uuid.UUID) else uuid.UUID(str(session_id))
-    except ValueError:
+    pk = session_uuid(session_id)
+    if pk is None:
         return None
     sessions = ChatSession.objects.select_related("assistant__catalog_version__catalog", "assistant__workspace")
     if workspace is not None:

@@ -27,6 +27,7 @@ from orchestrator.engine.session import SessionState
 from orchestrator.engine.spec import CatalogSpec
 
 from .chat_runtime import runtime_for
+from .chat_selectors import session_uuid
 from .models import Assistant, AssistantMode, ChatSession, Message, MessageRole, ShareAudit, TraceEvent, TraceKind
 
 MAX_MESSAGE_CHARS = 2000
@@ -128,7 +129,7 @@ def message_post(*, session_id: uuid.UUID | str, text: str) -> list[dict[str, An
     text = _check_text(text)
     # Lock the session row only ("self"): sessions of one assistant must not wait for each other.
     session = (ChatSession.objects.select_for_update(of=("self",))
-               .select_related("assistant__catalog_version__catalog").filter(pk=_session_uuid(session_id)).first())
+               .select_related("assistant__catalog_version__catalog").filter(pk=session_uuid(session_id)).first())
     if session is None:
         raise SessionNotFound(session_id)
     position = session.message_count
@@ -151,13 +152,6 @@ def message_post(*, session_id: uuid.UUID | str, text: str) -> list[dict[str, An
     session.message_count = position + 1 + len(replies)
     session.save(update_fields=["state", "message_count", "trace_count", "updated_at"])
     return replies
-
-
-def _session_uuid(session_id: uuid.UUID | str) -> uuid.UUID | None:
-    try:
-        return session_id if isinstance(session_id, uuid.UUID) else uuid.UUID(str(session_id))
-    except ValueError:
-        return None
 
 
 def _answer_hidden(spec: CatalogSpec, state: SessionState, text: str) -> bool:

@@ -13,6 +13,7 @@ from .spec import CatalogSpec
 from .validation import validate_catalog
 
 Format = Literal["yaml", "json"]
+MEDIA_TYPES: dict[str, str] = {"yaml": "application/yaml", "json": "application/json"}
 MAX_SPEC_BYTES = 1024 * 1024
 
 

@@ -24,7 +24,7 @@ from .errors import Issue, SpecError
 from .spec import CatalogSpec, Element, Mode, Outcome, Skill
 from .spec_io import decode
 from .suggest import did_you_mean, normalize
-from .validation import MAX_NAME, check_name
+from .validation import MAX_NAME, check_name, duplicates
 
 HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 INPUT_KEYS = ("parameters", "query_parameters")
@@ -104,7 +104,7 @@ def parse_function_specs(data: Any) -> list[ToolSpec]:
         tools.append(ToolSpec(name.strip(), str(description).strip(), inputs, outputs, f"function {name.strip()}",
                               required_known))
         places.append(path)
-    issues += _duplicate_tools(tools, places)
+    issues += duplicates(((t.name, p) for t, p in zip(tools, places, strict=True)), "tool")
     _check(issues)
     if not tools:
         raise SpecError([Issue(prefix, "the document lists no functions")])
@@ -186,16 +186,6 @@ def _param(name: str, schema: Any, required: bool) -> ToolParam:
     )
 
 
-def _duplicate_tools(tools: Sequence[ToolSpec], places: Sequence[str]) -> list[Issue]:
-    seen: dict[str, str] = {}
-    issues = []
-    for tool, place in zip(tools, places, strict=True):
-        if tool.name in seen:
-            issues.append(Issue(place, f"duplicate tool '{tool.name}' (first at {seen[tool.name] or 'the top'})"))
-        seen.setdefault(tool.name, place)
-    return issues
-
-
 # --- OpenAPI 3 -----------------------------------------------------------------------------------
 
 
@@ -226,7 +216,7 @@ def parse_openapi(data: Any) -> list[ToolSpec]:
                 if tool is not None:
                     tools.append(tool)
                     places.append(f"{where}.{method}.operationId")
-    issues += _duplicate_tools(tools, places)
+    issues += duplicates(((t.name, p) for t, p in zip(tools, places, strict=True)), "tool")
     _check(issues)
     if not tools:
         raise SpecError([Issue("paths", "the document has no operations (get, post, ...) to import")])

@@ -58,7 +58,7 @@ def check_format(fmt: str, path: str) -> list[Issue]:
     return [Issue(path, f"unknown format '{fmt}' (one of {kinds})")]
 
 
-def _duplicates(names: Iterable[tuple[str, str]], what: str) -> list[Issue]:
+def duplicates(names: Iterable[tuple[str, str]], what: str) -> list[Issue]:
     """`names` is (name, path) pairs; report every repeat at its own path."""
     seen: dict[str, str] = {}
     issues = []
@@ -155,7 +155,7 @@ def validate_catalog(spec: CatalogSpec) -> list[Issue]:
                 ref(element.parent, elements, "element", f"{path}.parent")
         if element.format is not None:
             issues += check_format(element.format, f"{path}.format")
-    issues += _duplicates(((e.name, f"elements[{i}].name") for i, e in enumerate(spec.elements)), "element")
+    issues += duplicates(((e.name, f"elements[{i}].name") for i, e in enumerate(spec.elements)), "element")
     issues += _type_tree_cycles(spec.elements)
 
     for s, skill in enumerate(spec.skills):
@@ -165,25 +165,25 @@ def validate_catalog(spec: CatalogSpec) -> list[Issue]:
             issues.append(Issue(f"{path}.name", f"'{skill.name}' is already the name of an element"))
         mode_names = [(m.name, f"{path}.modes[{k}].name") for k, m in enumerate(skill.modes) if m.name]
         issues += [issue for name, p in mode_names for issue in check_name(name, p)]
-        issues += _duplicates(mode_names, "mode")
+        issues += duplicates(mode_names, "mode")
         for k, mode in enumerate(skill.modes):
             mpath = f"{path}.modes[{k}]"
             for j, name in enumerate(mode.inputs):
                 ref(name, elements, "element", f"{mpath}.inputs[{j}]")
-            issues += _duplicates(((n, f"{mpath}.inputs[{j}]") for j, n in enumerate(mode.inputs)), "input")
+            issues += duplicates(((n, f"{mpath}.inputs[{j}]") for j, n in enumerate(mode.inputs)), "input")
             for o, outcome in enumerate(mode.outcomes):
                 opath = f"{mpath}.outcomes[{o}]"
                 issues += check_name(outcome.name, f"{opath}.name")
                 for j, name in enumerate(outcome.outputs):
                     ref(name, elements, "element", f"{opath}.outputs[{j}]")
-                issues += _duplicates(
+                issues += duplicates(
                     ((n, f"{opath}.outputs[{j}]") for j, n in enumerate(outcome.outputs)), "output"
                 )
-            issues += _duplicates(
+            issues += duplicates(
                 ((o.name, f"{mpath}.outcomes[{j}].name") for j, o in enumerate(mode.outcomes)), "outcome"
             )
         issues += _check_simulation(skill, elements, path)
-    issues += _duplicates(((s.name, f"skills[{i}].name") for i, s in enumerate(spec.skills)), "skill")
+    issues += duplicates(((s.name, f"skills[{i}].name") for i, s in enumerate(spec.skills)), "skill")
 
     for i, intent in enumerate(spec.intents):
         path = f"intents[{i}]"
@@ -196,5 +196,5 @@ def validate_catalog(spec: CatalogSpec) -> list[Issue]:
             issues += check_done_ref(spec, name, f"{path}.goal.done[{j}]")
         for j, name in enumerate(intent.extensions):
             ref(name, intents, "intent", f"{path}.extensions[{j}]")
-    issues += _duplicates(((t.name, f"intents[{i}].name") for i, t in enumerate(spec.intents)), "intent")
+    issues += duplicates(((t.name, f"intents[{i}].name") for i, t in enumerate(spec.intents)), "intent")
     return issues

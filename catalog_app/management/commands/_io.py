@@ -45,3 +45,8 @@ def resolve_version(*, slug: str, number: int | None, workspace: str) -> Catalog
     if version is None:
         raise CommandError(f"{slug}: the catalog has no version")
     return version
+
+
+def names(text: str) -> list[str]:
+    """`a, b,c` -> ["a", "b", "c"]: how the commands take lists of names."""
+    return [name.strip() for name in text.split(",") if name.strip()]

@@ -4,13 +4,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from catalog_app.management.commands._io import add_version_arguments, resolve_version, user_errors
+from catalog_app.management.commands._io import add_version_arguments, names, resolve_version, user_errors
 from orchestrator.engine.task import PlanningState
 from orchestrator.planning import intent_plan, parse_cannot
-
-
-def _names(text: str) -> list[str]:
-    return [name.strip() for name in text.split(",") if name.strip()]
 
 
 class Command(BaseCommand):
@@ -27,7 +23,7 @@ class Command(BaseCommand):
                cannot: str, **options: Any) -> None:
         version = resolve_version(slug=slug, number=number, workspace=workspace)
         with user_errors(slug):
-            state = PlanningState.of(known=_names(known), cannot_establish=parse_cannot(_names(cannot)))
+            state = PlanningState.of(known=names(known), cannot_establish=parse_cannot(names(cannot)))
             result = intent_plan(version=version, intent=intent, state=state)
         if not result.solved:
             raise CommandError(f"{slug}: intent {intent}: {result.message}")

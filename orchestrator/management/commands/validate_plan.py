@@ -14,17 +14,13 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from catalog_app.management.commands._io import add_version_arguments, resolve_version, user_errors
+from catalog_app.management.commands._io import add_version_arguments, names, resolve_version, user_errors
 from orchestrator.engine.spec import Goal
 from orchestrator.engine.validate import QUALITIES, ValidationReport
 from orchestrator.validation_services import plan_validate
 
 BAD_INPUT = 2
 MAX_PLAN_BYTES = 1024 * 1024
-
-
-def _names(text: str) -> list[str]:
-    return [name.strip() for name in text.split(",") if name.strip()]
 
 
 class Command(BaseCommand):
@@ -48,10 +44,10 @@ class Command(BaseCommand):
                 raise CommandError("give either --intent or a goal (--goal-known and/or --goal-done)")
             version = resolve_version(slug=slug, number=number, workspace=workspace)
             text = _read_plan(plan)
-            goal = None if intent else Goal(known=tuple(_names(goal_known)), done=tuple(_names(goal_done)))
+            goal = None if intent else Goal(known=tuple(names(goal_known)), done=tuple(names(goal_done)))
             with user_errors(slug):
                 report = plan_validate(version=version, plan=text, quality=quality, intent=intent, goal=goal,
-                                       known=_names(known))
+                                       known=names(known))
         except CommandError as exc:
             raise CommandError(str(exc), returncode=BAD_INPUT) from None
         self.stdout.write(_as_json(report) if as_json else _as_text(report))
