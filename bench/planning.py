@@ -15,13 +15,13 @@ import time
 import warnings
 from dataclasses import dataclass
 
-from orchestrator.engine.downward import run_driver
-from orchestrator.engine.pddl import domain_text, problem_text
-from orchestrator.engine.planner import Planner
-from orchestrator.engine.spec import CatalogSpec, Goal
-from orchestrator.engine.spec_io import load_catalog
-from orchestrator.engine.synthetic import synthetic_catalog
-from orchestrator.engine.task import ASK, PlanningState
+from orchestrator.engine.catalog.spec import CatalogSpec, Goal
+from orchestrator.engine.catalog.spec_io import load_catalog
+from orchestrator.engine.catalog.synthetic import synthetic_catalog
+from orchestrator.engine.planning.downward import run_driver
+from orchestrator.engine.planning.pddl import domain_text, problem_text
+from orchestrator.engine.planning.planner import Planner
+from orchestrator.engine.planning.task import ASK, PlanningState
 
 from .common import BANKING, p95
 
@@ -74,7 +74,7 @@ def measure(name: str, spec: CatalogSpec, calls: int, naive_calls: int, driver_c
         result = planner.plan(goal, state)
         times.append((time.perf_counter() - started) * 1000)
         costs.append(result.cost if result.solved else None)
-    from orchestrator.engine.up_bridge import oneshot_plan_cost
+    from orchestrator.engine.planning.up_bridge import oneshot_plan_cost
 
     domain = planner.domain
     naive_median, naive_agree, naive_n = _reference(

@@ -161,8 +161,8 @@ def _subjects(repeat: int, skills: int, conversations: int) -> list[Subject]:
         workspace_get_or_create_default,
     )
     from orchestrator.chat_services import assistant_create
-    from orchestrator.engine.spec_io import load_catalog
-    from orchestrator.engine.synthetic import synthetic_catalog
+    from orchestrator.engine.catalog.spec_io import load_catalog
+    from orchestrator.engine.catalog.synthetic import synthetic_catalog
 
     workspace = workspace_get_or_create_default()
     banking_spec = load_catalog(BANKING.read_text())

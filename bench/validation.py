@@ -18,13 +18,13 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from orchestrator.engine.planner import Plan, Planner
-from orchestrator.engine.spec import CatalogSpec, Goal
-from orchestrator.engine.spec_io import load_catalog
-from orchestrator.engine.synthetic import synthetic_catalog
-from orchestrator.engine.trajectories import Call, Sample, analyze_batch
-from orchestrator.engine.trajectory_io import tools_from_catalog
-from orchestrator.engine.validate import QUALITIES, validate_plan
+from orchestrator.engine.analysis.plan_validation import QUALITIES, validate_plan
+from orchestrator.engine.analysis.trajectories import Call, Sample, analyze_batch
+from orchestrator.engine.analysis.trajectory_io import tools_from_catalog
+from orchestrator.engine.catalog.spec import CatalogSpec, Goal
+from orchestrator.engine.catalog.spec_io import load_catalog
+from orchestrator.engine.catalog.synthetic import synthetic_catalog
+from orchestrator.engine.planning.planner import Plan, Planner
 
 from .common import BANKING, p95
 

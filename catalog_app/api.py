@@ -20,12 +20,12 @@ from ninja.security import HttpBasicAuth
 from ninja.security import SessionAuth as NinjaSessionAuth
 from pydantic import ConfigDict, Field, model_validator
 
-from orchestrator.engine.compile import intent_goal
+from orchestrator.engine.catalog.spec import Goal
+from orchestrator.engine.catalog.spec_io import MAX_SPEC_BYTES, MEDIA_TYPES, Format, dump_catalog, load_catalog
 from orchestrator.engine.errors import ConcertoError, SpecError, UnknownName
-from orchestrator.engine.planner import PlanResult, Unsolvable
-from orchestrator.engine.spec import Goal
-from orchestrator.engine.spec_io import MAX_SPEC_BYTES, MEDIA_TYPES, Format, dump_catalog, load_catalog
-from orchestrator.engine.task import PlanningState
+from orchestrator.engine.planning.compile import intent_goal
+from orchestrator.engine.planning.planner import PlanResult, Unsolvable
+from orchestrator.engine.planning.task import PlanningState
 from orchestrator.planning import (
     goal_plan,
     goal_problem_pddl,

@@ -20,12 +20,12 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from orchestrator.engine.catalog.checks import check_name
+from orchestrator.engine.catalog.lint import lint_catalog
+from orchestrator.engine.catalog.spec import CatalogSpec, Element, Intent, Mode, Outcome, Skill
+from orchestrator.engine.catalog.spec_io import catalog_to_data, parse_catalog
+from orchestrator.engine.catalog.toolspec import Proposal, apply_proposal
 from orchestrator.engine.errors import ConcertoError, UnknownName
-from orchestrator.engine.lint import lint_catalog
-from orchestrator.engine.spec import CatalogSpec, Element, Intent, Mode, Outcome, Skill
-from orchestrator.engine.spec_io import catalog_to_data, parse_catalog
-from orchestrator.engine.toolspec import Proposal, apply_proposal
-from orchestrator.engine.validation import check_name
 
 from .models import CatalogVersion, Role
 from .selectors import version_spec, workspace_role

@@ -13,9 +13,9 @@ from typing import Any
 
 from django import forms
 
-from orchestrator.engine.spec import CatalogSpec
-from orchestrator.engine.spec_io import MAX_SPEC_BYTES
-from orchestrator.engine.validation import MAX_NAME
+from orchestrator.engine.catalog.checks import MAX_NAME
+from orchestrator.engine.catalog.spec import CatalogSpec
+from orchestrator.engine.catalog.spec_io import MAX_SPEC_BYTES
 
 from .models import MAX_COST
 

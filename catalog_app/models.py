@@ -1,6 +1,6 @@
 """Authoring data: workspaces, catalogs and their versions, stored as rows of the catalog spec.
 
-The rows of one version are the spec of `orchestrator.engine.spec` laid out relationally, with
+The rows of one version are the spec of `orchestrator.engine.catalog.spec` laid out relationally, with
 `position` keeping the authored order so that a version turns back into the very spec it came
 from (`catalog_app.selectors.version_spec`). Writes go through `catalog_app.services`.
 """
@@ -12,7 +12,7 @@ from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import Q
 
-# Mirrors the spec's limits (orchestrator.engine.spec / validation).
+# Mirrors the spec's limits (orchestrator.engine.catalog.spec / validation).
 MAX_NAME = 64
 MAX_COST = 10_000
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from orchestrator.engine import spec as schema
+from orchestrator.engine.catalog import spec as schema
+from orchestrator.engine.catalog.spec import CatalogSpec
 from orchestrator.engine.errors import UnknownName
-from orchestrator.engine.spec import CatalogSpec
 
 from .caching import Lru
 from .models import Catalog, CatalogVersion, Element, Intent, Membership, Mode, Skill, VersionStatus, Workspace

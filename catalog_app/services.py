@@ -11,12 +11,12 @@ from django.db import models, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from orchestrator.engine.compile import compile_catalog
+from orchestrator.engine.catalog.checks import validate_catalog
+from orchestrator.engine.catalog.spec import CatalogSpec
+from orchestrator.engine.catalog.spec_io import catalog_to_data
 from orchestrator.engine.errors import Issue, SpecError
-from orchestrator.engine.pddl import domain_text
-from orchestrator.engine.spec import CatalogSpec
-from orchestrator.engine.spec_io import catalog_to_data
-from orchestrator.engine.validation import validate_catalog
+from orchestrator.engine.planning.compile import compile_catalog
+from orchestrator.engine.planning.pddl import domain_text
 
 from .errors import VersionLocked
 from .models import (

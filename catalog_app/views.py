@@ -30,17 +30,17 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import trigger_client_event
 from django_htmx.middleware import HtmxDetails
 
-from orchestrator.engine import spec as schema
-from orchestrator.engine.compile import intent_goal
-from orchestrator.engine.diff import diff_catalogs
+from orchestrator.engine.catalog import spec as schema
+from orchestrator.engine.catalog.diff import diff_catalogs
+from orchestrator.engine.catalog.graph import GraphUnavailable, catalog_graph, plan_highlight, render_svg
+from orchestrator.engine.catalog.lint import LintItem, lint_catalog
+from orchestrator.engine.catalog.spec_io import MEDIA_TYPES, dump_catalog, load_catalog
+from orchestrator.engine.catalog.suggest import did_you_mean, normalize, search_elements
+from orchestrator.engine.catalog.toolspec import Proposal, load_tools, propose
 from orchestrator.engine.errors import ConcertoError, Issue, SpecError, UnknownName
-from orchestrator.engine.graph import GraphUnavailable, catalog_graph, plan_highlight, render_svg
-from orchestrator.engine.lint import LintItem, lint_catalog
-from orchestrator.engine.pddl import domain_text, problem_text
-from orchestrator.engine.planner import Unsolvable
-from orchestrator.engine.spec_io import MEDIA_TYPES, dump_catalog, load_catalog
-from orchestrator.engine.suggest import did_you_mean, normalize, search_elements
-from orchestrator.engine.toolspec import Proposal, load_tools, propose
+from orchestrator.engine.planning.compile import intent_goal
+from orchestrator.engine.planning.pddl import domain_text, problem_text
+from orchestrator.engine.planning.planner import Unsolvable
 from orchestrator.planning import goal_problem_pddl, spec_planner, version_domain_pddl, version_plans
 
 from . import editing

@@ -23,10 +23,10 @@ from pydantic import ConfigDict, Field, model_validator
 
 from catalog_app.access import api_version, api_workspace
 from catalog_app.api import BasicAuth, ErrorOut, FieldError, GoalIn, SessionAuth, check_known
+from orchestrator.engine.analysis.trajectories import analyze_batch
+from orchestrator.engine.analysis.trajectory_io import report_to_data
+from orchestrator.engine.catalog.spec import Goal
 from orchestrator.engine.errors import UnknownName
-from orchestrator.engine.spec import Goal
-from orchestrator.engine.trajectories import analyze_batch
-from orchestrator.engine.trajectory_io import report_to_data
 
 from .models import AnalysisStatus, TrajectoryAnalysis
 from .validation_services import (

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from catalog_app.selectors import version_spec
-from orchestrator.engine.runtime import PlannerOrchestrator
-from orchestrator.engine.s3 import S3Orchestrator
-from orchestrator.engine.skill_http import EndpointPolicy, HttpSkills
-from orchestrator.engine.skills import Invokers, SimulatedSkills
-from orchestrator.engine.spec import CatalogSpec
+from orchestrator.engine.catalog.spec import CatalogSpec
+from orchestrator.engine.runtime.s3 import S3Orchestrator
+from orchestrator.engine.runtime.skill_http import EndpointPolicy, HttpSkills
+from orchestrator.engine.runtime.skills import Invokers, SimulatedSkills
+from orchestrator.engine.runtime.turns import PlannerOrchestrator
 from orchestrator.planning import version_planner
 
 from .models import Assistant, AssistantMode

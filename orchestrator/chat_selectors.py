@@ -14,9 +14,9 @@ from django.db.models import QuerySet
 from catalog_app.models import Catalog, Workspace
 from catalog_app.selectors import version_spec
 from orchestrator.engine.errors import UnknownName
-from orchestrator.engine.explain import how_item, how_text, what, why
-from orchestrator.engine.masking import MASK, mask_data, sensitive_values
-from orchestrator.engine.session import SessionState
+from orchestrator.engine.runtime.explain import how_item, how_text, what, why
+from orchestrator.engine.runtime.masking import MASK, mask_data, sensitive_values
+from orchestrator.engine.runtime.session import SessionState
 from orchestrator.planning import version_planner
 
 from .models import Assistant, ChatSession, TraceKind

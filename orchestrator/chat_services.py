@@ -19,12 +19,12 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from catalog_app.models import CatalogVersion, Workspace
+from orchestrator.engine.catalog.spec import CatalogSpec
 from orchestrator.engine.errors import ConcertoError, Issue, SpecError
-from orchestrator.engine.masking import mask_data, mask_text, sensitive_values
-from orchestrator.engine.nlu import control_act
-from orchestrator.engine.runtime import TurnLog
-from orchestrator.engine.session import SessionState
-from orchestrator.engine.spec import CatalogSpec
+from orchestrator.engine.runtime.masking import mask_data, mask_text, sensitive_values
+from orchestrator.engine.runtime.nlu import control_act
+from orchestrator.engine.runtime.session import SessionState
+from orchestrator.engine.runtime.turns import TurnLog
 
 from .chat_runtime import runtime_for
 from .chat_selectors import session_uuid

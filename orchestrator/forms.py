@@ -8,9 +8,9 @@ from django import forms
 from django.core.files.uploadedfile import UploadedFile
 
 from catalog_app.models import Catalog
-from orchestrator.engine.spec import CatalogSpec
-from orchestrator.engine.trajectory_io import DataError, decode_json
-from orchestrator.engine.validate import QUALITIES
+from orchestrator.engine.analysis.plan_validation import QUALITIES
+from orchestrator.engine.analysis.trajectory_io import DataError, decode_json
+from orchestrator.engine.catalog.spec import CatalogSpec
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 

@@ -1,5 +1,5 @@
 """Plan validation and trajectory analysis for stored catalogs: the Django side of
-`orchestrator.engine.validate` and `orchestrator.engine.trajectories`.
+`orchestrator.engine.analysis.plan_validation` and `orchestrator.engine.analysis.trajectories`.
 
 Thin functions: look up what the engine needs, call it, store what must outlive the request.
 A batch analysis is a `TrajectoryAnalysis` row run by a Celery job (`orchestrator.tasks`); its
@@ -20,13 +20,19 @@ from django.utils import timezone
 
 from catalog_app.models import CatalogVersion, Workspace
 from catalog_app.selectors import version_spec
-from orchestrator.engine.compile import intent_goal
+from orchestrator.engine.analysis.plan_validation import Quality, ValidationReport, validate_plan
+from orchestrator.engine.analysis.trajectories import BatchReport, Sample, ToolCatalog, analyze_batch
+from orchestrator.engine.analysis.trajectory_io import (
+    DataError,
+    load_samples,
+    load_tools,
+    report_to_data,
+    tools_from_catalog,
+)
+from orchestrator.engine.catalog.spec import Goal
 from orchestrator.engine.errors import ConcertoError, UnknownName
-from orchestrator.engine.spec import Goal
-from orchestrator.engine.task import PlanningState
-from orchestrator.engine.trajectories import BatchReport, Sample, ToolCatalog, analyze_batch
-from orchestrator.engine.trajectory_io import DataError, load_samples, load_tools, report_to_data, tools_from_catalog
-from orchestrator.engine.validate import Quality, ValidationReport, validate_plan
+from orchestrator.engine.planning.compile import intent_goal
+from orchestrator.engine.planning.task import PlanningState
 from orchestrator.planning import version_planner
 
 from .models import AnalysisStatus, TrajectoryAnalysis

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from celery import Celery
 
-from orchestrator.engine.spec import CatalogSpec
-from orchestrator.engine.spec_io import load_catalog
+from orchestrator.engine.catalog.spec import CatalogSpec
+from orchestrator.engine.catalog.spec_io import load_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 BANKING_YAML = ROOT / "catalog_app" / "demo" / "banking.yaml"

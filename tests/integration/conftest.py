@@ -9,7 +9,7 @@ from django.test import Client
 
 from catalog_app.models import CatalogVersion, Role, Workspace
 from catalog_app.services import catalog_import, membership_set, user_create, workspace_get_or_create_default
-from orchestrator.engine.spec import CatalogSpec
+from orchestrator.engine.catalog.spec import CatalogSpec
 
 PASSWORD = "secret-pass-1"
 

@@ -5,7 +5,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from catalog_app.selectors import version_spec
-from orchestrator.engine.spec_io import dump_catalog
+from orchestrator.engine.catalog.spec_io import dump_catalog
 
 from ._io import add_version_arguments, resolve_version
 

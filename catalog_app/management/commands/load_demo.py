@@ -11,7 +11,7 @@ from catalog_app.selectors import version_latest, version_spec
 from catalog_app.services import catalog_import, membership_set, user_create, workspace_get_or_create_default
 from orchestrator.chat_selectors import assistant_by_key
 from orchestrator.chat_services import assistant_create, assistant_set_version
-from orchestrator.engine.spec_io import load_catalog
+from orchestrator.engine.catalog.spec_io import load_catalog
 
 from ._io import user_errors
 

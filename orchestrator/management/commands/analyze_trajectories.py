@@ -16,8 +16,8 @@ from django.utils import timezone
 
 from catalog_app.management.commands._io import resolve_version, user_errors
 from catalog_app.services import DEFAULT_WORKSPACE
-from orchestrator.engine.trajectories import BatchReport
-from orchestrator.engine.trajectory_io import decode_json, report_to_data
+from orchestrator.engine.analysis.trajectories import BatchReport
+from orchestrator.engine.analysis.trajectory_io import decode_json, report_to_data
 from orchestrator.reports import report_html
 from orchestrator.validation_services import trajectories_analyze
 

@@ -8,7 +8,7 @@ from django.test import Client
 
 from catalog_app.models import Catalog, CatalogVersion, Role, Workspace
 from catalog_app.services import catalog_import, membership_set, user_create, version_promote
-from orchestrator.engine.spec_io import MAX_SPEC_BYTES, catalog_to_data, dump_catalog, load_catalog
+from orchestrator.engine.catalog.spec_io import MAX_SPEC_BYTES, catalog_to_data, dump_catalog, load_catalog
 
 pytestmark = pytest.mark.django_db
 BASE = "/api/v1/catalogs"

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from catalog_app.services import user_create
-from orchestrator.engine.spec import CatalogSpec
-from orchestrator.engine.spec_io import load_catalog, parse_catalog
+from orchestrator.engine.catalog.spec import CatalogSpec
+from orchestrator.engine.catalog.spec_io import load_catalog, parse_catalog
 
 from .specs import EVERY_FIELD
 

@@ -6,9 +6,9 @@ from pydantic import BaseModel
 from catalog_app.models import Catalog, CatalogVersion, Element, ModeInput, Skill, VersionStatus, Workspace
 from catalog_app.selectors import catalog_get, catalog_list, version_latest, version_live, version_spec
 from catalog_app.services import catalog_import, version_update
-from orchestrator.engine import spec as schema
+from orchestrator.engine.catalog import spec as schema
+from orchestrator.engine.catalog.spec import CatalogSpec
 from orchestrator.engine.errors import SpecError, UnknownName
-from orchestrator.engine.spec import CatalogSpec
 
 from .specs import EVERY_FIELD
 

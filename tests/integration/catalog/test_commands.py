@@ -15,7 +15,7 @@ from django.core.management.base import CommandError
 from catalog_app.models import Catalog, CatalogVersion, Element, Intent, Membership, Role, Skill
 from catalog_app.selectors import catalog_get, version_latest, version_spec
 from catalog_app.services import catalog_import
-from orchestrator.engine.spec_io import dump_catalog, load_catalog
+from orchestrator.engine.catalog.spec_io import dump_catalog, load_catalog
 
 from .specs import EVERY_FIELD
 

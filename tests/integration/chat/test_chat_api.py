@@ -7,7 +7,7 @@ import uuid
 import pytest
 
 from orchestrator.chat_services import assistant_create
-from orchestrator.engine.masking import MASK
+from orchestrator.engine.runtime.masking import MASK
 from orchestrator.models import ChatSession, Message, ShareAudit, TraceEvent
 
 from .conftest import DEMO_ORIGIN, Widget

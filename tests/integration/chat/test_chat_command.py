@@ -11,8 +11,8 @@ import pytest
 from django.core.management import call_command, load_command_class
 
 from catalog_app.services import catalog_import
-from orchestrator.engine.masking import MASK
-from orchestrator.engine.synthetic import synthetic_catalog
+from orchestrator.engine.catalog.synthetic import synthetic_catalog
+from orchestrator.engine.runtime.masking import MASK
 from orchestrator.models import ChatSession, Message
 from tests.conftest import ROOT, database_url
 

@@ -15,7 +15,7 @@ from django.db import connection
 
 from orchestrator import chat_services
 from orchestrator.chat_services import message_post, session_create
-from orchestrator.engine.session import SessionState
+from orchestrator.engine.runtime.session import SessionState
 from orchestrator.models import ChatSession, Message
 
 HOLD = 0.4  # seconds a turn keeps the lock, longer than the other thread needs to arrive

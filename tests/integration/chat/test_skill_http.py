@@ -17,7 +17,7 @@ from django.test import Client
 
 from catalog_app.services import catalog_import
 from orchestrator.chat_services import assistant_create
-from orchestrator.engine.spec_io import load_catalog
+from orchestrator.engine.catalog.spec_io import load_catalog
 from orchestrator.models import Assistant
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,9 @@ from catalog_app import editing
 from catalog_app.errors import VersionLocked
 from catalog_app.selectors import version_spec
 from catalog_app.services import catalog_create, version_promote
+from orchestrator.engine.catalog.spec_io import load_catalog
+from orchestrator.engine.catalog.toolspec import parse_tools, propose
 from orchestrator.engine.errors import SpecError
-from orchestrator.engine.spec_io import load_catalog
-from orchestrator.engine.toolspec import parse_tools, propose
 
 pytestmark = pytest.mark.django_db
 
@@ -215,7 +215,7 @@ def test_tools_added_applies_the_reviewed_choice(banking):
 
 def test_every_edit_keeps_the_spec_loadable(banking):
     """An edited draft exports and re-imports to the same spec (what the page's export offers)."""
-    from orchestrator.engine.spec_io import dump_catalog
+    from orchestrator.engine.catalog.spec_io import dump_catalog
 
     spec = editing.skill_add(version=banking, name="greet", outputs=("greeting",), failure=False)
 

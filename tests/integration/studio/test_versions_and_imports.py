@@ -14,7 +14,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from catalog_app import editing
 from catalog_app.models import CatalogVersion
 from catalog_app.selectors import version_spec
-from orchestrator.engine.spec_io import dump_catalog, load_catalog
+from orchestrator.engine.catalog.spec_io import dump_catalog, load_catalog
 
 from .conftest import HTMX
 

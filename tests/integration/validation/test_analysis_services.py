@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from orchestrator.engine.trajectory_io import DataError
+from orchestrator.engine.analysis.trajectory_io import DataError
 from orchestrator.models import AnalysisStatus, TrajectoryAnalysis
 from orchestrator.validation_services import analysis_create, analysis_run
 

@@ -1,7 +1,7 @@
 import pytest
 
-from orchestrator.engine.planner import Planner
-from orchestrator.engine.spec import CatalogSpec
+from orchestrator.engine.catalog.spec import CatalogSpec
+from orchestrator.engine.planning.planner import Planner
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from orchestrator.engine.spec import CatalogSpec, Costs, Element, Goal, Intent, Mode, Outcome, Skill
+from orchestrator.engine.catalog.spec import CatalogSpec, Costs, Element, Goal, Intent, Mode, Outcome, Skill
 
 # The banking loan plan with the credit check before the customer's consent to it.
 CHECK_BEFORE_CONSENT = [

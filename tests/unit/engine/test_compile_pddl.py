@@ -4,11 +4,11 @@ import warnings
 
 import pytest
 
-from orchestrator.engine.compile import compile_catalog
+from orchestrator.engine.catalog.spec import Goal
 from orchestrator.engine.errors import UnknownName
-from orchestrator.engine.pddl import domain_text, problem_text
-from orchestrator.engine.spec import Goal
-from orchestrator.engine.task import PlanningState
+from orchestrator.engine.planning.compile import compile_catalog
+from orchestrator.engine.planning.pddl import domain_text, problem_text
+from orchestrator.engine.planning.task import PlanningState
 
 
 @pytest.fixture(scope="module")

@@ -6,12 +6,12 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from orchestrator.engine.planner import Planner
-from orchestrator.engine.runtime import PlannerOrchestrator
-from orchestrator.engine.session import SessionState
-from orchestrator.engine.skills import SimulatedSkills
-from orchestrator.engine.spec import CatalogSpec, Simulation, Skill
-from orchestrator.engine.synthetic import synthetic_catalog
+from orchestrator.engine.catalog.spec import CatalogSpec, Simulation, Skill
+from orchestrator.engine.catalog.synthetic import synthetic_catalog
+from orchestrator.engine.planning.planner import Planner
+from orchestrator.engine.runtime.session import SessionState
+from orchestrator.engine.runtime.skills import SimulatedSkills
+from orchestrator.engine.runtime.turns import PlannerOrchestrator
 
 PLANNERS: dict[tuple[int, str], tuple[CatalogSpec, Planner]] = {}
 

@@ -1,5 +1,5 @@
-from orchestrator.engine.diff import diff_catalogs
-from orchestrator.engine.spec import Costs, Goal
+from orchestrator.engine.catalog.diff import diff_catalogs
+from orchestrator.engine.catalog.spec import Costs, Goal
 
 
 def lines(old, new):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from orchestrator.engine.explain import how_item, what, why
+from orchestrator.engine.runtime.explain import how_item, what, why
 from tests.unit.engine.test_runtime import Conversation
 
 REJECTED_LOAN = [

@@ -4,7 +4,7 @@ import shutil
 
 import pytest
 
-from orchestrator.engine.graph import (
+from orchestrator.engine.catalog.graph import (
     GraphUnavailable,
     catalog_graph,
     plan_highlight,
@@ -67,7 +67,7 @@ def test_render_svg_draws_every_node(banking):
 
 
 def test_a_huge_catalog_is_refused_before_drawing(banking):
-    from orchestrator.engine.synthetic import synthetic_catalog
+    from orchestrator.engine.catalog.synthetic import synthetic_catalog
 
     big = synthetic_catalog(skills=300)
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from orchestrator.engine.ground import GroundAction
-from orchestrator.engine.planner import Planner, Unsolvable
-from orchestrator.engine.reachability import reachable, relevant
-from orchestrator.engine.spec import CatalogSpec, Costs, Element, Goal, Intent, Mode, Outcome, Skill
-from orchestrator.engine.synthetic import synthetic_catalog
-from orchestrator.engine.task import PlanningState
+from orchestrator.engine.catalog.spec import CatalogSpec, Costs, Element, Goal, Intent, Mode, Outcome, Skill
+from orchestrator.engine.catalog.synthetic import synthetic_catalog
+from orchestrator.engine.planning.ground import GroundAction
+from orchestrator.engine.planning.planner import Planner, Unsolvable
+from orchestrator.engine.planning.reachability import reachable, relevant
+from orchestrator.engine.planning.task import PlanningState
 
 
 def catalog(elements: list[Element], skills: list[Skill]) -> CatalogSpec:

@@ -1,7 +1,7 @@
 """Lint of catalogs that are valid but probably wrong; each item points at the thing to fix."""
 
-from orchestrator.engine.lint import lint_catalog
-from orchestrator.engine.spec_io import parse_catalog
+from orchestrator.engine.catalog.lint import lint_catalog
+from orchestrator.engine.catalog.spec_io import parse_catalog
 
 
 def catalog(**parts):

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from orchestrator.engine.masking import MASK, mask_data, mask_text, sensitive_values
-from orchestrator.engine.runtime import PlannerOrchestrator
-from orchestrator.engine.session import Execution, SessionState
-from orchestrator.engine.skills import SimulatedSkills
+from orchestrator.engine.runtime.masking import MASK, mask_data, mask_text, sensitive_values
+from orchestrator.engine.runtime.session import Execution, SessionState
+from orchestrator.engine.runtime.skills import SimulatedSkills
+from orchestrator.engine.runtime.turns import PlannerOrchestrator
 
 
 def test_a_typed_ssn_is_hidden():

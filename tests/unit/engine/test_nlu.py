@@ -2,7 +2,8 @@
 
 import pytest
 
-from orchestrator.engine.nlu import (
+from orchestrator.engine.catalog.spec import Element
+from orchestrator.engine.runtime.nlu import (
     TfidfClassifier,
     control_act,
     extract_value,
@@ -10,7 +11,6 @@ from orchestrator.engine.nlu import (
     mentioned_element,
     valid_value,
 )
-from orchestrator.engine.spec import Element
 
 # Paraphrases written apart from the catalog's examples: the classifier never sees them in training.
 HELD_OUT = {

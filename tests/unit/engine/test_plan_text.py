@@ -2,9 +2,9 @@
 
 import pytest
 
-from orchestrator.engine.compile import compile_catalog
+from orchestrator.engine.analysis.plan_text import MAX_LINES, parse_plan
 from orchestrator.engine.errors import ConcertoError
-from orchestrator.engine.plan_text import MAX_LINES, parse_plan
+from orchestrator.engine.planning.compile import compile_catalog
 
 from .flows import chain_spec
 

@@ -4,12 +4,12 @@ import warnings
 
 import pytest
 
-from orchestrator.engine.compile import compile_catalog
-from orchestrator.engine.downward import run_driver
-from orchestrator.engine.pddl import domain_text, problem_text
-from orchestrator.engine.planner import Planner
-from orchestrator.engine.spec import Goal
-from orchestrator.engine.task import PlanningState
+from orchestrator.engine.catalog.spec import Goal
+from orchestrator.engine.planning.compile import compile_catalog
+from orchestrator.engine.planning.downward import run_driver
+from orchestrator.engine.planning.pddl import domain_text, problem_text
+from orchestrator.engine.planning.planner import Planner
+from orchestrator.engine.planning.task import PlanningState
 
 LOAN = Goal(known=("loan_status",))
 CARD = Goal(done=("submit_credit_card.apply",))
@@ -123,7 +123,7 @@ def test_done_goal_on_a_mode(banking_planner):
 
 def test_fast_path_costs_equal_the_reference_paths(banking):
     """The SAS+ we plan with and the PDDL we show describe the same task (UP and FD's driver agree)."""
-    from orchestrator.engine.up_bridge import oneshot_plan_cost
+    from orchestrator.engine.planning.up_bridge import oneshot_plan_cost
 
     compiled = compile_catalog(banking)
     planner = Planner(compiled)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from orchestrator.engine.planner import Planner
-from orchestrator.engine.replies import Reply
-from orchestrator.engine.runtime import PlannerOrchestrator, TurnLog
-from orchestrator.engine.session import SessionState
-from orchestrator.engine.skills import SimulatedSkills, SkillResult
-from orchestrator.engine.spec import CatalogSpec, Skill
+from orchestrator.engine.catalog.spec import CatalogSpec, Skill
+from orchestrator.engine.planning.planner import Planner
+from orchestrator.engine.runtime.replies import Reply
+from orchestrator.engine.runtime.session import SessionState
+from orchestrator.engine.runtime.skills import SimulatedSkills, SkillResult
+from orchestrator.engine.runtime.turns import PlannerOrchestrator, TurnLog
 
 
 class Conversation:

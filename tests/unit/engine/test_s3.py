@@ -2,9 +2,9 @@
 
 import pytest
 
-from orchestrator.engine.s3 import S3Orchestrator, Scored
-from orchestrator.engine.session import SessionState
-from orchestrator.engine.skills import SimulatedSkills
+from orchestrator.engine.runtime.s3 import S3Orchestrator, Scored
+from orchestrator.engine.runtime.session import SessionState
+from orchestrator.engine.runtime.skills import SimulatedSkills
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
 """Session state: serialisable, and the learning rules of the execution manager."""
 
-from orchestrator.engine.session import Execution, GoalFrame, Pending, SessionState
-from orchestrator.engine.spec import Goal
-from orchestrator.engine.task import PlanningState
+from orchestrator.engine.catalog.spec import Goal
+from orchestrator.engine.planning.task import PlanningState
+from orchestrator.engine.runtime.session import Execution, GoalFrame, Pending, SessionState
 
 
 def test_state_round_trips_through_json():

@@ -10,8 +10,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from orchestrator.engine.skill_http import EndpointPolicy, HttpSkills
-from orchestrator.engine.spec import Mode, Outcome, Skill
+from orchestrator.engine.catalog.spec import Mode, Outcome, Skill
+from orchestrator.engine.runtime.skill_http import EndpointPolicy, HttpSkills
 
 ANSWERS: dict[str, tuple[int, object, float]] = {
     "/ok": (200, {"outcome": "found", "outputs": {"name": "Ada", "extra": "dropped"}, "explanation": {"x": 0.5}}),

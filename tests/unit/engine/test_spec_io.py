@@ -1,6 +1,6 @@
-from orchestrator.engine.spec import Goal
-from orchestrator.engine.spec_io import dump_catalog, load_catalog
-from orchestrator.engine.synthetic import synthetic_catalog
+from orchestrator.engine.catalog.spec import Goal
+from orchestrator.engine.catalog.spec_io import dump_catalog, load_catalog
+from orchestrator.engine.catalog.synthetic import synthetic_catalog
 
 
 def test_yaml_round_trip_equals_the_original(banking):

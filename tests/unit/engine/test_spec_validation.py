@@ -4,8 +4,8 @@ import copy
 
 import pytest
 
+from orchestrator.engine.catalog.spec_io import MAX_SPEC_BYTES, catalog_to_data, load_catalog, parse_catalog
 from orchestrator.engine.errors import SpecError
-from orchestrator.engine.spec_io import MAX_SPEC_BYTES, catalog_to_data, load_catalog, parse_catalog
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
-from orchestrator.engine.spec import Element
-from orchestrator.engine.suggest import did_you_mean, normalize, search_elements
+from orchestrator.engine.catalog.spec import Element
+from orchestrator.engine.catalog.suggest import did_you_mean, normalize, search_elements
 
 NAMES = ["email", "name", "address", "account_number", "loan_amount", "loan_status"]
 

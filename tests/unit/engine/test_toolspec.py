@@ -4,11 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.engine.errors import SpecError
-from orchestrator.engine.lint import lint_catalog
-from orchestrator.engine.spec import CatalogSpec
-from orchestrator.engine.spec_io import catalog_to_data, parse_catalog
-from orchestrator.engine.toolspec import (
+from orchestrator.engine.catalog.lint import lint_catalog
+from orchestrator.engine.catalog.spec import CatalogSpec
+from orchestrator.engine.catalog.spec_io import catalog_to_data, parse_catalog
+from orchestrator.engine.catalog.toolspec import (
     apply_proposal,
     element_name,
     load_tools,
@@ -16,6 +15,7 @@ from orchestrator.engine.toolspec import (
     parse_tools,
     propose,
 )
+from orchestrator.engine.errors import SpecError
 
 DATA = Path(__file__).resolve().parents[2] / "integration" / "studio" / "data"
 

@@ -4,8 +4,14 @@ import json
 
 import pytest
 
-from orchestrator.engine.trajectories import Call, ErrorType, Sample, analyze_batch, analyze_sequence
-from orchestrator.engine.trajectory_io import DataError, load_samples, load_tools, report_to_data, tools_from_catalog
+from orchestrator.engine.analysis.trajectories import Call, ErrorType, Sample, analyze_batch, analyze_sequence
+from orchestrator.engine.analysis.trajectory_io import (
+    DataError,
+    load_samples,
+    load_tools,
+    report_to_data,
+    tools_from_catalog,
+)
 
 TOOLS = [  # NESTFUL's layout: query_parameters with `required`, output_parameters
     {"name": "SearchAirport", "query_parameters": {"query": {"type": "string", "required": True}},

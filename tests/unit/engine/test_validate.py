@@ -4,11 +4,11 @@ import random
 
 import pytest
 
+from orchestrator.engine.analysis.plan_validation import validate_plan
+from orchestrator.engine.catalog.spec import Goal
 from orchestrator.engine.errors import ConcertoError
-from orchestrator.engine.planner import Planner
-from orchestrator.engine.spec import Goal
-from orchestrator.engine.task import PlanningState
-from orchestrator.engine.validate import validate_plan
+from orchestrator.engine.planning.planner import Planner
+from orchestrator.engine.planning.task import PlanningState
 
 from .flows import CHECK_BEFORE_CONSENT, chain_spec
 

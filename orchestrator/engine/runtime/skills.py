@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from .spec import CatalogSpec, Element, Mode, SimRule, Skill
+from ..catalog.spec import CatalogSpec, Element, Mode, SimRule, Skill
 
 Status = Literal["ok", "invalid", "unfeasible", "error"]
 

@@ -18,8 +18,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from ..catalog.spec import Skill
 from .skills import SkillResult
-from .spec import Skill
 
 Resolver = Callable[[str], list[str]]
 

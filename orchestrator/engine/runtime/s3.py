@@ -13,15 +13,15 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .compile import action_name, operation_name
+from ..catalog.spec import CatalogSpec, Mode, Skill
+from ..planning.compile import action_name, operation_name
+from ..planning.planner import Planner, Step
+from ..planning.task import ASK
 from .nlu import control_act, tokens
-from .planner import Planner, Step
 from .replies import Reply
-from .runtime import PlannerOrchestrator, TurnLog
 from .session import Pending, SessionState
 from .skills import SkillInvoker
-from .spec import CatalogSpec, Mode, Skill
-from .task import ASK
+from .turns import PlannerOrchestrator, TurnLog
 
 Preview = Callable[[Skill, str], float]  # a skill's confidence (0..1) that it can handle an utterance
 

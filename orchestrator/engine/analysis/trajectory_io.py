@@ -19,10 +19,10 @@ from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
-from . import toolspec
-from .errors import ConcertoError, SpecError
-from .ontology import Ontology
-from .spec import CatalogSpec
+from ..catalog import toolspec
+from ..catalog.ontology import Ontology
+from ..catalog.spec import CatalogSpec
+from ..errors import ConcertoError, SpecError
 from .trajectories import BatchReport, Call, Sample, Tool, ToolCatalog, ToolParam
 
 MAX_SAMPLES = 10_000

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .compile import action_name, goal_operations, operation_name
+from ..catalog.spec import CatalogSpec, Goal
+from ..planning.compile import action_name, goal_operations, operation_name
+from ..planning.planner import Planner, Step, Unsolvable
+from ..planning.task import ASK
 from .explain import answer
 from .nlu import DONT_KNOW, IntentClassifier, TfidfClassifier, control_act, extract_value, extract_values
-from .planner import Planner, Step, Unsolvable
 from .replies import Reply, Wording
 from .session import Execution, GoalFrame, Pending, SessionState
 from .skills import SkillInvoker, SkillResult
-from .spec import CatalogSpec, Goal
-from .task import ASK
 
 INTENT_THRESHOLD = 0.3  # below it an utterance is not taken as a request
 ASK_ATTEMPTS = 3  # answers that do not fit the format before the slot counts as unfillable

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from .errors import ConcertoError
+from ..errors import ConcertoError
 
 RESULT = "var_result"
 _REF = re.compile(r"\$([^$\s.]+)(?:\.([^$]+))?\$")

@@ -5,8 +5,8 @@ A plain string emitter: deterministic (same catalog, same bytes) and fast, unlik
 
 from __future__ import annotations
 
+from ..catalog.spec import Goal
 from .compile import Consent, Domain, Param, SkillAction, check_goal, goal_operations
-from .spec import Goal
 from .task import ASK, PlanningState
 
 INDENT = "  "

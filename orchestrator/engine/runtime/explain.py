@@ -16,13 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..catalog.ontology import Ontology
+from ..catalog.spec import CatalogSpec
+from ..planning.planner import Planner, Unsolvable
+from ..planning.task import PlanningState
 from .nlu import mentioned_element, tokens
-from .ontology import Ontology
-from .planner import Planner, Unsolvable
 from .replies import Reply, Wording
 from .session import Execution, GoalFrame, SessionState
-from .spec import CatalogSpec
-from .task import PlanningState
 
 
 @dataclass

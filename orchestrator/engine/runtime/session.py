@@ -10,8 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from .spec import Goal
-from .task import PlanningState
+from ..catalog.spec import Goal
+from ..planning.task import PlanningState
 
 Source = Literal["user", "skill", "document"]
 

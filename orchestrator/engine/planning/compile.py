@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from .errors import ConcertoError, UnknownName
-from .ontology import Ontology
-from .spec import CatalogSpec, Goal, Skill
+from ..catalog.ontology import Ontology
+from ..catalog.spec import CatalogSpec, Goal, Skill
+from ..errors import ConcertoError, UnknownName
 from .task import ASK
 
 

@@ -10,8 +10,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..catalog.spec import CatalogSpec
 from .session import SessionState
-from .spec import CatalogSpec
 
 MASK = "•••• (hidden)"
 MONEY_VALUE = re.compile(r"^(\d+)\.(\d{2})$")

@@ -19,10 +19,10 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .compile import Domain, SkillAction
-from .errors import ConcertoError
-from .planner import Step
-from .task import ASK
+from ..errors import ConcertoError
+from ..planning.compile import Domain, SkillAction
+from ..planning.planner import Step
+from ..planning.task import ASK
 
 MAX_LINES = 1000
 MAX_LINE_CHARS = 2000

@@ -8,9 +8,9 @@ from typing import Any, Literal
 import yaml
 from pydantic import ValidationError
 
-from .errors import Issue, SpecError
+from ..errors import Issue, SpecError
+from .checks import validate_catalog
 from .spec import CatalogSpec
-from .validation import validate_catalog
 
 Format = Literal["yaml", "json"]
 MEDIA_TYPES: dict[str, str] = {"yaml": "application/yaml", "json": "application/json"}

@@ -10,7 +10,7 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
-from .errors import PlannerFailure
+from ..errors import PlannerFailure
 
 # Optimal (A* with the admissible LM-cut heuristic); the stubborn-set pruning keeps optimality
 # and cuts the search by orders of magnitude on our tasks (PLANNING-NOTES.md, trap 2).

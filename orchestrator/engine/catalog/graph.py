@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, Protocol
 
 import graphviz
 
-from .errors import ConcertoError
-from .planner import Step
+from ..errors import ConcertoError
 from .spec import CatalogSpec
 
 NodeKind = Literal["element", "skill", "intent"]
@@ -67,11 +66,20 @@ class CatalogGraph:
     highlighted: bool = False
 
 
+class PlanStep(Protocol):
+    """The part of a planned step a picture needs (the planner's `Step` fits; the catalog layer cannot import it)."""
+
+    kind: str
+    skill: str
+    args: tuple[str, ...]
+    outputs: tuple[str, ...]
+
+
 def node_id(kind: NodeKind, name: str) -> str:
     return f"{kind}-{name}"
 
 
-def plan_highlight(steps: Iterable[Step], intent: str | None = None) -> Highlight:
+def plan_highlight(steps: Iterable[PlanStep], intent: str | None = None) -> Highlight:
     """What a plan touches: its skills, the elements they take and give, and those asked for."""
     skills: set[str] = set()
     elements: set[str] = set()

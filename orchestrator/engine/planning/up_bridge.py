@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..catalog.spec import Goal
 from .compile import Consent, Domain, check_goal, goal_operations
 from .downward import OPTIMAL_SEARCH
-from .spec import Goal
 from .task import ASK, PlanningState
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .spec import CatalogSpec, Goal, Intent
+from ..catalog.spec import CatalogSpec, Goal, Intent
 
 ReplyKind = Literal["text", "question", "consent", "result", "resumed", "explanation"]
 

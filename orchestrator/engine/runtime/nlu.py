@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Protocol
 
-from .spec import CatalogSpec, Element
+from ..catalog.spec import CatalogSpec, Element
 
 STOPWORDS = frozenset(
     "a an the i i'd i'm me my to for of and or please can could would like want need some is it be do you "

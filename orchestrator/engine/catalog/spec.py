@@ -1,7 +1,7 @@
 """The catalog spec: the one typed schema shared by YAML/JSON files, the API and the engine.
 
 Structure is checked by pydantic; cross-references (unknown elements, duplicates, cycles in
-the type tree, ...) by `orchestrator.engine.validation`. Use `parse_catalog` or
+the type tree, ...) by `orchestrator.engine.catalog.checks`. Use `parse_catalog` or
 `load_catalog` to get a spec that passed both.
 """
 

@@ -26,16 +26,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, get_args
 
-from .compile import goal_operations
-from .downward import run_search
-from .errors import ConcertoError
-from .ground import GroundAction
+from ..catalog.spec import Goal
+from ..errors import ConcertoError
+from ..planning.compile import goal_operations
+from ..planning.downward import run_search
+from ..planning.ground import GroundAction
+from ..planning.planner import Plan, Planner, PlanResult, Step, just_in_time
+from ..planning.reachability import reachable, relevant
+from ..planning.sas import SasOperator, write_sas
+from ..planning.task import ASK, Fact, PlanningState
 from .plan_text import ParsedPlan, parse_plan
-from .planner import Plan, Planner, PlanResult, Step, just_in_time
-from .reachability import reachable, relevant
-from .sas import SasOperator, write_sas
-from .spec import Goal
-from .task import ASK, Fact, PlanningState
 
 Quality = Literal["sound", "valid", "optimal"]
 QUALITIES: tuple[Quality, ...] = get_args(Quality)

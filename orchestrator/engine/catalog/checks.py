@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .errors import Issue
+from ..errors import Issue
 from .spec import CatalogSpec, Element, Skill
 
 IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]*$")

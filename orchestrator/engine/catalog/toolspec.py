@@ -20,11 +20,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import Issue, SpecError
+from ..errors import Issue, SpecError
+from .checks import MAX_NAME, check_name, duplicates
 from .spec import CatalogSpec, Element, Mode, Outcome, Skill
 from .spec_io import decode
 from .suggest import did_you_mean, normalize
-from .validation import MAX_NAME, check_name, duplicates
 
 HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 INPUT_KEYS = ("parameters", "query_parameters")

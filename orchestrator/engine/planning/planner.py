@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..catalog.spec import CatalogSpec, Goal
 from .compile import Domain, check_goal, compile_catalog, goal_operations
 from .downward import OPTIMAL_SEARCH, run_landmarks, run_search
 from .ground import GroundAction, GroundTask, ground
 from .reachability import Blocker, blockers, reachable, relevant
 from .sas import SasOperator, write_sas
-from .spec import CatalogSpec, Goal
 from .task import Fact, PlanningState
 
 
