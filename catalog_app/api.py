@@ -7,26 +7,14 @@ through the handlers in `config.api`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any, Literal
+from typing import Literal
 
-from django.conf import settings
-from django.contrib.auth import authenticate
 from django.http import HttpRequest, HttpResponse
 from ninja import Query, Router, Schema, Status
 from ninja.errors import HttpError
-from ninja.security import HttpBasicAuth
-from ninja.security import SessionAuth as NinjaSessionAuth
 from pydantic import ConfigDict, Field, model_validator
 
-from orchestrator.engine.catalog.spec import Goal
-from orchestrator.engine.catalog.spec_io import MAX_SPEC_BYTES, MEDIA_TYPES, Format, dump_catalog, load_catalog
-from orchestrator.engine.errors import ConcertoError, SpecError, UnknownName
-from orchestrator.engine.planning.compile import intent_goal
-from orchestrator.engine.planning.planner import PlanResult, Unsolvable
-from orchestrator.engine.planning.task import PlanningState
-from orchestrator.planning import (
+from catalog_app.planning import (
     goal_plan,
     goal_problem_pddl,
     intent_plan,
@@ -34,8 +22,15 @@ from orchestrator.planning import (
     version_domain_pddl,
     version_planner,
 )
+from orchestrator.engine.catalog.spec import Goal
+from orchestrator.engine.catalog.spec_io import MAX_SPEC_BYTES, MEDIA_TYPES, Format, dump_catalog, load_catalog
+from orchestrator.engine.errors import UnknownName
+from orchestrator.engine.planning.compile import intent_goal
+from orchestrator.engine.planning.planner import PlanResult, Unsolvable
+from orchestrator.engine.planning.task import PlanningState
 
 from .access import api_version, api_workspace
+from .api_base import ErrorOut, GoalIn, at_field, check_known, studio_auth
 from .models import Catalog, CatalogVersion
 from .selectors import (
     catalog_list,
@@ -48,44 +43,10 @@ from .services import catalog_import
 _TEXT = {"schema": {"type": "string"}}
 
 
-# --- authentication -----------------------------------------------------------------------------
-
-
-class BasicAuth(HttpBasicAuth):
-    """HTTP basic auth against Django's users, for scripts."""
-
-    def authenticate(self, request: HttpRequest, username: str, password: str) -> Any:
-        user = authenticate(request, username=username, password=password)
-        return user if user is not None and user.is_active else None
-
-
-class SessionAuth(NinjaSessionAuth):
-    """Django's session, with CSRF checked only when there is a session to protect.
-
-    ninja checks CSRF before looking at the user, so a script without cookies would get a
-    CSRF 403 instead of the 401 that tells it to authenticate.
-    """
-
-    def _get_key(self, request: HttpRequest) -> str | None:
-        if settings.SESSION_COOKIE_NAME not in request.COOKIES:
-            return None
-        return super()._get_key(request)
-
-
-router = Router(tags=["catalogs"], auth=[BasicAuth(), SessionAuth()])
+router = Router(tags=["catalogs"], auth=studio_auth())
 
 
 # --- schemas ------------------------------------------------------------------------------------
-
-
-class IssueOut(Schema):
-    path: str
-    message: str
-
-
-class ErrorOut(Schema):
-    detail: str
-    errors: list[IssueOut] = []
 
 
 class CatalogOut(Schema):
@@ -105,13 +66,6 @@ class ImportOut(Schema):
 class PddlOut(Schema):
     domain: str
     problem: str | None
-
-
-class GoalIn(Schema):
-    model_config = ConfigDict(extra="forbid")
-
-    known: list[str] = []
-    done: list[str] = Field(default=[], description="`skill` or `skill.mode` references to have run")
 
 
 class PlanIn(Schema):
@@ -213,7 +167,7 @@ def catalogs_pddl(
     found = api_version(request, slug, version)
     problem = None
     if intent:
-        with _at("intent"):
+        with at_field("intent"):
             goal = intent_goal(version_planner(version=found).domain.spec, intent)
         names = [name.strip() for name in known.split(",") if name.strip()]
         check_known(found, names, "known")
@@ -226,47 +180,20 @@ def catalogs_pddl(
 def catalogs_plan(request: HttpRequest, slug: str, payload: PlanIn) -> PlanOut:
     found = api_version(request, slug, payload.version)
     check_known(found, payload.known, "known")
-    with _at("cannot"):
+    with at_field("cannot"):
         state = PlanningState.of(known=payload.known, cannot_establish=parse_cannot(payload.cannot))
         _check_cannot(found, state)
     if payload.goal is None:  # the schema lets through exactly one of intent and goal
-        with _at("intent"):
+        with at_field("intent"):
             result = intent_plan(version=found, intent=payload.intent or "", state=state)
     else:
-        with _at("goal"):
+        with at_field("goal"):
             goal = Goal(known=tuple(payload.goal.known), done=tuple(payload.goal.done))
             result = goal_plan(version=found, goal=goal, state=state)
     return _plan_out(result)
 
 
 # --- helpers ------------------------------------------------------------------------------------
-
-
-class FieldError(ConcertoError):
-    """A request field that names something the catalog lacks; `path` is the field."""
-
-    def __init__(self, path: str, message: str):
-        self.path = path
-        super().__init__(message)
-
-
-@contextmanager
-def _at(path: str) -> Iterator[None]:
-    """Report a user error raised inside the block as a fault of the request field `path`."""
-    try:
-        yield
-    except SpecError:
-        raise
-    except ConcertoError as exc:
-        raise FieldError(path, str(exc)) from exc
-
-
-def check_known(version: CatalogVersion, names: list[str], path: str) -> None:
-    """Every name an element of the version's catalog; FieldError at `path[i]` otherwise."""
-    elements = version_planner(version=version).domain.ontology.elements
-    for i, name in enumerate(names):
-        if name not in elements:
-            raise FieldError(f"{path}[{i}]", str(UnknownName("element", name, list(elements))))
 
 
 def _check_cannot(version: CatalogVersion, state: PlanningState) -> None:

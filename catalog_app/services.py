@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.contrib.auth import get_user_model
+from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models, transaction
@@ -59,9 +59,16 @@ def workspace_get_or_create_default() -> Workspace:
 
 
 @transaction.atomic
-def user_create(*, username: str, password: str, is_admin: bool = False) -> AbstractBaseUser:
-    """A user; an admin is also staff and superuser (reviews, promotion, Django admin)."""
-    user = get_user_model()(username=username, is_staff=is_admin, is_superuser=is_admin)
+def user_create(*, username: str, password: str, weak_password_allowed: bool = False) -> AbstractBaseUser:
+    """A studio user with no instance rights: what they may do comes from their workspace roles.
+
+    Being a workspace admin never makes a user staff or superuser; the Django admin is for the
+    instance's operators (`createsuperuser`). Passwords go through the configured validators,
+    except for the demo's well-known logins (`weak_password_allowed`, used by `load_demo` only).
+    """
+    user = get_user_model()(username=username)
+    if not weak_password_allowed:
+        password_validation.validate_password(password, user)
     user.set_password(password)
     user.full_clean()
     user.save()

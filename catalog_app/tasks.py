@@ -7,7 +7,7 @@ from typing import Any
 from celery import shared_task
 
 from catalog_app.models import CatalogVersion
-from orchestrator.planning import version_plans
+from catalog_app.planning import version_plans
 
 
 @shared_task(acks_late=True)

@@ -30,6 +30,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import trigger_client_event
 from django_htmx.middleware import HtmxDetails
 
+from catalog_app.planning import goal_problem_pddl, spec_planner, version_domain_pddl, version_plans
 from orchestrator.engine.catalog import spec as schema
 from orchestrator.engine.catalog.diff import diff_catalogs
 from orchestrator.engine.catalog.graph import GraphUnavailable, catalog_graph, plan_highlight, render_svg
@@ -41,7 +42,6 @@ from orchestrator.engine.errors import ConcertoError, Issue, SpecError, UnknownN
 from orchestrator.engine.planning.compile import intent_goal
 from orchestrator.engine.planning.pddl import domain_text, problem_text
 from orchestrator.engine.planning.planner import Unsolvable
-from orchestrator.planning import goal_problem_pddl, spec_planner, version_domain_pddl, version_plans
 
 from . import editing
 from . import forms as studio_forms

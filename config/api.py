@@ -47,16 +47,12 @@ def _invalid_request(request: HttpRequest, exc: ValidationError) -> HttpResponse
     return _error(request, 422, "invalid request", issues)
 
 
-@api.exception_handler(SpecError)
-def _spec_error(request: HttpRequest, exc: SpecError) -> HttpResponse:
-    count = len(exc.issues)
-    return _error(request, 422, f"the catalog has {count} problem{'s' if count != 1 else ''}", exc.issues)
-
-
 @api.exception_handler(ConcertoError)
 def _user_error(request: HttpRequest, exc: ConcertoError) -> HttpResponse:
-    # An error raised for one request field carries that field as `path` (catalog_app.api.FieldError).
-    return _error(request, 422, str(exc), [Issue(getattr(exc, "path", ""), str(exc))])
+    if isinstance(exc, SpecError):
+        count = len(exc.issues)
+        return _error(request, 422, f"the catalog has {count} problem{'s' if count != 1 else ''}", exc.issues)
+    return _error(request, 422, str(exc), exc.issues)
 
 
 @api.exception_handler(HttpError)

@@ -22,7 +22,7 @@ from ninja.errors import HttpError
 from pydantic import ConfigDict, Field, model_validator
 
 from catalog_app.access import api_version, api_workspace
-from catalog_app.api import BasicAuth, ErrorOut, FieldError, GoalIn, SessionAuth, check_known
+from catalog_app.api_base import ErrorOut, GoalIn, check_known, studio_auth
 from orchestrator.engine.analysis.trajectories import analyze_batch
 from orchestrator.engine.analysis.trajectory_io import report_to_data
 from orchestrator.engine.catalog.spec import Goal
@@ -38,7 +38,7 @@ from .validation_services import (
     trajectory_samples,
 )
 
-router = Router(tags=["validation"], auth=[BasicAuth(), SessionAuth()])
+router = Router(tags=["validation"], auth=studio_auth())
 
 
 # --- schemas ------------------------------------------------------------------------------------
@@ -199,7 +199,7 @@ def plans_check(request: HttpRequest, payload: PlanCheckIn) -> dict[str, Any]:
         report = plan_validate(version=version, plan=payload.plan, quality=payload.quality, intent=payload.intent,
                                goal=goal, known=payload.known)
     except UnknownName as exc:  # the intent, or a name in the goal
-        raise FieldError("intent" if payload.intent is not None else "goal", str(exc)) from exc
+        raise exc.at("intent" if payload.intent is not None else "goal") from exc
     return report.to_data()
 
 

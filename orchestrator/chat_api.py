@@ -23,7 +23,7 @@ from ninja import Router, Schema, Status
 from ninja.errors import HttpError
 from pydantic import Field
 
-from catalog_app.api import ErrorOut
+from catalog_app.api_base import ErrorOut
 from orchestrator.engine.errors import UnknownName
 
 from .chat_selectors import assistant_by_key, session_debug, session_explain, session_get

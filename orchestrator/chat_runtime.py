@@ -1,7 +1,7 @@
 """Building the engine's orchestrator for an assistant: its spec, planner, skill invokers.
 
 The engine is pure; this module picks its parts from the database and the settings. The spec and
-the planner are cached per version content by `catalog_app.selectors` and `orchestrator.planning`;
+the planner are cached per version content by `catalog_app.selectors` and `catalog_app.planning`;
 the HTTP client is kept here, one per policy.
 """
 
@@ -12,13 +12,13 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
+from catalog_app.planning import version_planner
 from catalog_app.selectors import version_spec
 from orchestrator.engine.catalog.spec import CatalogSpec
 from orchestrator.engine.runtime.s3 import S3Orchestrator
 from orchestrator.engine.runtime.skill_http import EndpointPolicy, HttpSkills
 from orchestrator.engine.runtime.skills import Invokers, SimulatedSkills
 from orchestrator.engine.runtime.turns import PlannerOrchestrator
-from orchestrator.planning import version_planner
 
 from .models import Assistant, AssistantMode
 

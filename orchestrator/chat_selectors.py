@@ -12,12 +12,12 @@ from typing import Any, Literal
 from django.db.models import QuerySet
 
 from catalog_app.models import Catalog, Workspace
+from catalog_app.planning import version_planner
 from catalog_app.selectors import version_spec
 from orchestrator.engine.errors import UnknownName
 from orchestrator.engine.runtime.explain import how_item, how_text, what, why
 from orchestrator.engine.runtime.masking import MASK, mask_data, sensitive_values
 from orchestrator.engine.runtime.session import SessionState
-from orchestrator.planning import version_planner
 
 from .models import Assistant, ChatSession, TraceKind
 

@@ -19,6 +19,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from catalog_app.models import CatalogVersion, Workspace
+from catalog_app.planning import version_planner
 from catalog_app.selectors import version_spec
 from orchestrator.engine.analysis.plan_validation import Quality, ValidationReport, validate_plan
 from orchestrator.engine.analysis.trajectories import BatchReport, Sample, ToolCatalog, analyze_batch
@@ -33,7 +34,6 @@ from orchestrator.engine.catalog.spec import Goal
 from orchestrator.engine.errors import ConcertoError, UnknownName
 from orchestrator.engine.planning.compile import intent_goal
 from orchestrator.engine.planning.task import PlanningState
-from orchestrator.planning import version_planner
 
 from .models import AnalysisStatus, TrajectoryAnalysis
 

@@ -23,13 +23,13 @@ from django_htmx.middleware import HtmxDetails
 
 from catalog_app.access import page_version_context, page_workspace
 from catalog_app.models import CatalogVersion, Workspace
+from catalog_app.planning import version_planner
 from catalog_app.selectors import (
     catalog_get,
     catalog_list,
     version_latest,
 )
 from orchestrator.engine.errors import ConcertoError, UnknownName
-from orchestrator.planning import version_planner
 
 from . import chat_selectors
 from .forms import AnalysisUploadForm, PlanCheckForm

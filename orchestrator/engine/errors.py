@@ -17,15 +17,42 @@ class Issue:
 
 
 class ConcertoError(Exception):
-    """Base of every error that is the user's to fix (shown as a message, never a traceback)."""
+    """Base of every error that is the user's to fix (shown as a message, never a traceback).
+
+    Every such error reaches the user the same way, as `issues`: the API's `errors` list, a form's
+    field errors and the CLI's lines all read them. `path` names the field at fault, when one is
+    (`known[1]`, `skills[0].modes[0].inputs[2]`).
+    """
+
+    path: str = ""
+
+    def __init__(self, message: str = "", *, path: str = ""):
+        super().__init__(message)
+        if path:
+            self.path = path
+
+    @property
+    def issues(self) -> list[Issue]:
+        return [Issue(self.path, str(self))]
+
+    def at(self, path: str) -> ConcertoError:
+        """The same fault, reported against the request field `path` (a SpecError keeps its own paths)."""
+        return ConcertoError(str(self), path=path)
 
 
 class SpecError(ConcertoError):
     """A catalog that cannot be accepted; carries every fault found, not just the first."""
 
     def __init__(self, issues: list[Issue]):
-        self.issues = issues
+        self._issues = list(issues)
         super().__init__("\n".join(str(issue) for issue in issues))
+
+    @property
+    def issues(self) -> list[Issue]:
+        return self._issues
+
+    def at(self, path: str) -> ConcertoError:
+        return self
 
 
 class UnknownName(ConcertoError):

@@ -38,7 +38,7 @@ def _open(page: Page, summary: str) -> Locator:
 
 def test_build_a_catalog_from_nothing(live_server, page: Page, artifacts):
     workspace = workspace_get_or_create_default()
-    admin = user_create(username="ada", password="ada-pass-1", is_admin=True)
+    admin = user_create(username="ada", password="ada-pass-1")
     membership_set(workspace=workspace, user=admin, role=Role.ADMIN)
     _log_in(page, live_server.url, "ada", "ada-pass-1")
 

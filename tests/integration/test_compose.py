@@ -85,6 +85,10 @@ def test_migrate_runs_existing_management_commands(services):
     steps = _shell_steps(services["migrate"])
     named = [step[2] for step in steps if step[:2] == ["python", "manage.py"]]
     assert named[:2] == ["migrate", "load_demo"]
+    # The demo's public logins exist only when a deployment asks for them (LOAD_DEMO=1).
+    demo = next(step for step in steps if step[2:3] == ["load_demo"])
+    assert "--only-if-asked" in demo
+    assert services["migrate"]["environment"]["LOAD_DEMO"] == "${LOAD_DEMO:-0}"
     assert set(named) <= set(get_commands())
 
 

@@ -4,10 +4,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from catalog_app.cli import add_version_arguments, resolve_version
 from catalog_app.selectors import version_spec
 from orchestrator.engine.catalog.spec_io import dump_catalog
-
-from ._io import add_version_arguments, resolve_version
 
 
 class Command(BaseCommand):

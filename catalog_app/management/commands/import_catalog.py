@@ -5,11 +5,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from catalog_app.cli import user_errors
 from catalog_app.models import Workspace
 from catalog_app.services import catalog_import, workspace_get_or_create_default
 from orchestrator.engine.catalog.spec_io import Format, load_catalog
-
-from ._io import user_errors
 
 FORMATS: dict[str, Format] = {".yaml": "yaml", ".yml": "yaml", ".json": "json"}
 

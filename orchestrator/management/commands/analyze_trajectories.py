@@ -14,7 +14,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from catalog_app.management.commands._io import resolve_version, user_errors
+from catalog_app.cli import resolve_version, user_errors
 from catalog_app.services import DEFAULT_WORKSPACE
 from orchestrator.engine.analysis.trajectories import BatchReport
 from orchestrator.engine.analysis.trajectory_io import decode_json, report_to_data

@@ -13,7 +13,7 @@ from typing import IO, Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from catalog_app.management.commands._io import user_errors
+from catalog_app.cli import user_errors
 from catalog_app.models import Workspace
 from catalog_app.selectors import catalog_get
 from catalog_app.services import DEFAULT_WORKSPACE

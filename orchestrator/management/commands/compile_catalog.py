@@ -5,10 +5,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from catalog_app.management.commands._io import add_version_arguments, resolve_version, user_errors
+from catalog_app.cli import add_version_arguments, resolve_version, user_errors
+from catalog_app.planning import goal_problem_pddl, version_domain_pddl
 from catalog_app.selectors import version_spec
 from orchestrator.engine.planning.compile import intent_goal
-from orchestrator.planning import goal_problem_pddl, version_domain_pddl
 
 
 class Command(BaseCommand):

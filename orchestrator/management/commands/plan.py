@@ -4,9 +4,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from catalog_app.management.commands._io import add_version_arguments, names, resolve_version, user_errors
+from catalog_app.cli import add_version_arguments, names, resolve_version, user_errors
+from catalog_app.planning import intent_plan, parse_cannot
 from orchestrator.engine.planning.task import PlanningState
-from orchestrator.planning import intent_plan, parse_cannot
 
 
 class Command(BaseCommand):

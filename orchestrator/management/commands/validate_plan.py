@@ -14,7 +14,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from catalog_app.management.commands._io import add_version_arguments, names, resolve_version, user_errors
+from catalog_app.cli import add_version_arguments, names, resolve_version, user_errors
 from orchestrator.engine.analysis.plan_validation import QUALITIES, ValidationReport
 from orchestrator.engine.catalog.spec import Goal
 from orchestrator.validation_services import plan_validate

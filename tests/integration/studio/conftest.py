@@ -13,7 +13,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture
 def admin(workspace):
-    user = user_create(username="ada", password="secret-pass-1", is_admin=True)
+    user = user_create(username="ada", password="secret-pass-1")
     membership_set(workspace=workspace, user=user, role=Role.ADMIN)
     return user
 

@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
+from catalog_app.cli import user_errors
 from catalog_app.models import Catalog, Role, Workspace
 from catalog_app.selectors import version_latest, version_spec
 from catalog_app.services import catalog_import, membership_set, user_create, workspace_get_or_create_default
@@ -13,9 +15,7 @@ from orchestrator.chat_selectors import assistant_by_key
 from orchestrator.chat_services import assistant_create, assistant_set_version
 from orchestrator.engine.catalog.spec_io import load_catalog
 
-from ._io import user_errors
-
-DEMO_CATALOG = Path(__file__).resolve().parents[2] / "demo" / "banking.yaml"
+DEMO_CATALOG = Path(__file__).resolve().parents[3] / "catalog_app" / "demo" / "banking.yaml"
 # The demo chat assistant: its publishable key, and the pages that may embed it (runserver).
 DEMO_ASSISTANT = "demo-banking"
 DEMO_ORIGINS = ["http://127.0.0.1:8000", "http://localhost:8000"]
@@ -26,7 +26,16 @@ DEMO_USERS = [("analyst", "analyst", Role.ANALYST), ("admin", "admin", Role.ADMI
 class Command(BaseCommand):
     help = "Load the banking demo catalog and the demo users (safe to run again)."
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--only-if-asked", action="store_true",
+            help="do nothing unless LOAD_DEMO=1 (how deployments opt in to the demo's public logins)",
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["only_if_asked"] and os.environ.get("LOAD_DEMO", "0") != "1":
+            self.stdout.write("Demo not loaded (set LOAD_DEMO=1 to load it, with its public logins).")
+            return
         workspace = workspace_get_or_create_default()
         with user_errors(str(DEMO_CATALOG)):
             self._catalog(workspace)
@@ -62,6 +71,6 @@ class Command(BaseCommand):
     def _user(self, workspace: Workspace, username: str, password: str, role: str) -> None:
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
-            user = user_create(username=username, password=password, is_admin=role == Role.ADMIN)
+            user = user_create(username=username, password=password, weak_password_allowed=True)
             self.stdout.write(f"Created user '{username}' ({role}).")
         membership_set(workspace=workspace, user=user, role=role)

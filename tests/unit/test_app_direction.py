@@ -1,0 +1,46 @@
+"""The two Django apps depend one way: `orchestrator` builds on `catalog_app`, never the reverse.
+
+Both may use the engine (`orchestrator.engine`); neither imports the other's private modules
+(a name starting with `_`). `docs/ARCHITECTURE.md` draws the same picture.
+"""
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def offending(app: str, forbidden: str, allowed: tuple[str, ...] = ()) -> list[str]:
+    found = []
+    for path in (ROOT / app).rglob("*.py"):
+        for name in imports(path):
+            if name.startswith(forbidden) and not name.startswith(allowed):
+                found.append(f"{path.relative_to(ROOT)}: {name}")
+    return sorted(found)
+
+
+def test_the_catalog_app_uses_only_the_engine_of_the_orchestrator_package():
+    assert offending("catalog_app", "orchestrator", allowed=("orchestrator.engine",)) == []
+
+
+def test_the_orchestrator_reaches_no_private_module_of_the_catalog_app():
+    private = [line for line in offending("orchestrator", "catalog_app")
+               if any(part.startswith("_") for part in line.split(": ")[1].split("."))]
+    assert private == []
+
+
+def test_the_direction_check_sees_an_import_against_it(tmp_path):
+    planted = tmp_path / "views.py"
+    planted.write_text("from orchestrator.chat_services import assistant_create\n")
+    assert "orchestrator.chat_services" in imports(planted)
