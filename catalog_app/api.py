@@ -201,8 +201,7 @@ def _check_cannot(version: CatalogVersion, state: PlanningState) -> None:
     for operation, name in state.cannot_establish:
         if operation not in domain.operations:
             raise UnknownName("operation", operation, list(domain.operations))
-        if name not in domain.ontology.elements:
-            raise UnknownName("element", name, list(domain.ontology.elements))
+        domain.ontology.check_elements([name])
 
 
 def _catalog_out(catalog: Catalog) -> CatalogOut:

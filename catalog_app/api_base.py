@@ -19,7 +19,7 @@ from ninja.security import HttpBasicAuth
 from ninja.security import SessionAuth as NinjaSessionAuth
 from pydantic import ConfigDict, Field
 
-from orchestrator.engine.errors import ConcertoError, UnknownName
+from orchestrator.engine.errors import ConcertoError
 
 from .models import CatalogVersion
 from .planning import version_planner
@@ -82,7 +82,4 @@ def at_field(path: str) -> Iterator[None]:
 
 def check_known(version: CatalogVersion, names: list[str], path: str) -> None:
     """Every name an element of the version's catalog; an error at `path[i]` otherwise."""
-    elements = version_planner(version=version).domain.ontology.elements
-    for i, name in enumerate(names):
-        if name not in elements:
-            raise ConcertoError(str(UnknownName("element", name, list(elements))), path=f"{path}[{i}]")
+    version_planner(version=version).domain.ontology.check_elements(names, path)

@@ -14,7 +14,6 @@ a version are rewritten in one go, so a half-applied edit cannot exist.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -22,7 +21,7 @@ from django.db import transaction
 
 from orchestrator.engine.catalog.checks import check_name
 from orchestrator.engine.catalog.lint import lint_catalog
-from orchestrator.engine.catalog.spec import CatalogSpec, Element, Intent, Mode, Outcome, Skill
+from orchestrator.engine.catalog.spec import CatalogSpec, Element, Intent, Mode, Outcome, Skill, done_ref
 from orchestrator.engine.catalog.spec_io import catalog_to_data, parse_catalog
 from orchestrator.engine.catalog.toolspec import Proposal, apply_proposal
 from orchestrator.engine.errors import ConcertoError, UnknownName
@@ -35,11 +34,11 @@ Change = Callable[[CatalogSpec], CatalogSpec]
 
 
 class EditRefused(ConcertoError):
-    """An edit that would break the catalog or lose what other parts rely on; the message says where."""
+    """An edit that would break the catalog or lose what other parts rely on; the message says where.
 
-    def __init__(self, message: str, field: str = ""):
-        self.field = field  # the form field at fault, when there is one
-        super().__init__(message)
+    Its `path` is the argument of the change at fault (`name`, `inputs`), which the studio's form
+    calls by the same name.
+    """
 
 
 class NotAllowed(ConcertoError):
@@ -78,7 +77,7 @@ def _check_new_names(names: Iterable[str], path: str, field: str) -> None:
     """Names typed into an inputs or outputs field become elements: they must be valid names."""
     issues = [issue for j, name in enumerate(names) for issue in check_name(name, f"{path}[{j}]")]
     if issues:
-        raise EditRefused("; ".join(issue.message for issue in issues), field)
+        raise EditRefused("; ".join(issue.message for issue in issues), path=field)
 
 
 def _with_elements(spec: CatalogSpec, inputs: Iterable[str], outputs: Iterable[str]) -> CatalogSpec:
@@ -118,7 +117,7 @@ def element_updated(spec: CatalogSpec, *, name: str, new_name: str | None = None
     spec = spec.model_copy(update={"elements": _replace(spec.elements, i, spec.elements[i].model_copy(update=cleaned))})
     if new_name and new_name != name:
         if new_name in {e.name for e in spec.elements}:
-            raise EditRefused(f"there is already an element named '{new_name}'", "name")
+            raise EditRefused(f"there is already an element named '{new_name}'", path="name")
         spec = _rename_element(spec, name, new_name)
     return spec
 
@@ -234,7 +233,7 @@ def skill_updated(spec: CatalogSpec, *, name: str, new_name: str | None = None, 
     i = _position(spec.skills, name, "skill")
     renamed = new_name or name
     if renamed != name and renamed in {s.name for s in spec.skills}:
-        raise EditRefused(f"there is already a skill named '{renamed}'", "name")
+        raise EditRefused(f"there is already a skill named '{renamed}'", path="name")
     if "endpoint" in changes:
         changes["endpoint"] = changes["endpoint"] or "sim:"
     if "preview" in changes:
@@ -248,12 +247,12 @@ def _rename_done(spec: CatalogSpec, old: str, new: str, old_mode: str = "", new_
     """Carry a skill (or one of its modes) renamed to the `done` goals that name it."""
 
     def swap(ref: str) -> str:
-        skill, dot, mode = ref.partition(".")
+        skill, mode = done_ref(ref)
         if skill != old:
             return ref
         if old_mode:
             return f"{new}.{new_mode}" if mode == old_mode else ref
-        return f"{new}{dot}{mode}"
+        return f"{new}.{mode}" if mode else new
 
     intents = tuple(
         t.model_copy(update={"goal": t.goal.model_copy(update={"done": tuple(swap(r) for r in t.goal.done)})})
@@ -265,7 +264,7 @@ def _rename_done(spec: CatalogSpec, old: str, new: str, old_mode: str = "", new_
 def _done_users(spec: CatalogSpec, skill: str, mode: str = "") -> list[str]:
     return [
         t.name for t in spec.intents
-        if any(r.partition(".")[0] == skill and (not mode or r.partition(".")[2] == mode) for r in t.goal.done)
+        if any(done_ref(r)[0] == skill and (not mode or done_ref(r)[1] == mode) for r in t.goal.done)
     ]
 
 
@@ -390,7 +389,7 @@ def intent_updated(spec: CatalogSpec, *, name: str, new_name: str | None = None,
     i = _position(spec.intents, name, "intent")
     renamed = new_name or name
     if renamed != name and renamed in {t.name for t in spec.intents}:
-        raise EditRefused(f"there is already an intent named '{renamed}'", "name")
+        raise EditRefused(f"there is already an intent named '{renamed}'", path="name")
     current = spec.intents[i]
     goal = current.goal.model_copy(update={
         "known": tuple(changes.pop("goal_known", current.goal.known)),
@@ -430,75 +429,8 @@ def tools_added(
     """The reviewed part of a tool import: the chosen skills and the elements they need."""
     chosen = list(skills)
     if not chosen:
-        raise EditRefused("choose at least one skill to add", "skills")
+        raise EditRefused("choose at least one skill to add", path="skills")
     return apply_proposal(spec, proposal, chosen, replace)
-
-
-# --- named services (one per edit, for callers that are not forms) --------------------------------
-
-
-def element_add(*, version: CatalogVersion, **fields: Any) -> CatalogSpec:
-    return version_edit(version=version, change=partial(element_added, **fields))
-
-
-def element_update(*, version: CatalogVersion, **fields: Any) -> CatalogSpec:
-    return version_edit(version=version, change=partial(element_updated, **fields))
-
-
-def element_delete(*, version: CatalogVersion, name: str) -> CatalogSpec:
-    return version_edit(version=version, change=partial(element_removed, name=name))
-
-
-def skill_add(*, version: CatalogVersion, **fields: Any) -> CatalogSpec:
-    return version_edit(version=version, change=partial(skill_added, **fields))
-
-
-def skill_update(*, version: CatalogVersion, **fields: Any) -> CatalogSpec:
-    return version_edit(version=version, change=partial(skill_updated, **fields))
-
-
-def skill_delete(*, version: CatalogVersion, name: str) -> CatalogSpec:
-    return version_edit(version=version, change=partial(skill_removed, name=name))
-
-
-def mode_add(*, version: CatalogVersion, **fields: Any) -> CatalogSpec:
-    return version_edit(version=version, change=partial(mode_added, **fields))
-
-
-def mode_update(*, version: CatalogVersion, **fields: Any) -> CatalogSpec:
-    return version_edit(version=version, change=partial(mode_updated, **fields))
-
-
-def mode_delete(*, version: CatalogVersion, skill: str, index: int) -> CatalogSpec:
-    return version_edit(version=version, change=partial(mode_removed, skill=skill, index=index))
-
-
-def outcome_add(*, version: CatalogVersion, **fields: Any) -> CatalogSpec:
-    return version_edit(version=version, change=partial(outcome_added, **fields))
-
-
-def outcome_update(*, version: CatalogVersion, **fields: Any) -> CatalogSpec:
-    return version_edit(version=version, change=partial(outcome_updated, **fields))
-
-
-def outcome_delete(*, version: CatalogVersion, skill: str, mode: int, index: int) -> CatalogSpec:
-    return version_edit(version=version, change=partial(outcome_removed, skill=skill, mode=mode, index=index))
-
-
-def intent_add(*, version: CatalogVersion, **fields: Any) -> CatalogSpec:
-    return version_edit(version=version, change=partial(intent_added, **fields))
-
-
-def intent_update(*, version: CatalogVersion, **fields: Any) -> CatalogSpec:
-    return version_edit(version=version, change=partial(intent_updated, **fields))
-
-
-def intent_delete(*, version: CatalogVersion, name: str) -> CatalogSpec:
-    return version_edit(version=version, change=partial(intent_removed, name=name))
-
-
-def settings_update(*, version: CatalogVersion, **fields: Any) -> CatalogSpec:
-    return version_edit(version=version, change=partial(settings_updated, **fields))
 
 
 # --- roles and promotion --------------------------------------------------------------------------

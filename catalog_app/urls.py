@@ -1,31 +1,31 @@
 from django.urls import path
 
-from . import views
+from .views import catalogs, editor, graph, tools, versions
 
 app_name = "catalog"
 
 
 def _edit(route: str, op: str) -> object:
-    """An edit of version `number` of a catalog; `op` names the change (see `views.EDITS`)."""
-    return path(f"catalogs/<slug:slug>/v<int:number>/{route}", views.studio_edit, {"op": op}, name=op)
+    """An edit of version `number` of a catalog; `op` names the change (see `views.edits.EDITS`)."""
+    return path(f"catalogs/<slug:slug>/v<int:number>/{route}", editor.studio_edit, {"op": op}, name=op)
 
 
 urlpatterns = [
-    path("", views.catalog_list_page, name="list"),
-    path("catalogs/new/", views.catalog_create_view, name="create"),
-    path("catalogs/import/", views.catalog_import_view, name="import"),
-    path("catalogs/<slug:slug>/", views.catalog_detail_page, name="detail"),
-    path("catalogs/<slug:slug>/pddl/", views.version_pddl_page, name="pddl"),
-    path("catalogs/<slug:slug>/plans/", views.version_plans_page, name="plans"),
-    path("catalogs/<slug:slug>/edit/", views.editor_page, name="edit"),
-    path("catalogs/<slug:slug>/preview/", views.preview_fragment, name="preview"),
-    path("catalogs/<slug:slug>/graph/", views.graph_page, name="graph"),
-    path("catalogs/<slug:slug>/versions/", views.versions_page, name="versions"),
-    path("catalogs/<slug:slug>/diff/", views.version_diff_fragment, name="diff"),
-    path("catalogs/<slug:slug>/export/", views.export_view, name="export"),
-    path("catalogs/<slug:slug>/tools/", views.tools_page, name="tools"),
-    path("catalogs/<slug:slug>/v<int:number>/draft/", views.version_draft_view, name="draft"),
-    path("catalogs/<slug:slug>/v<int:number>/promote/", views.version_promote_view, name="promote"),
+    path("", catalogs.catalog_list_page, name="list"),
+    path("catalogs/new/", catalogs.catalog_create_view, name="create"),
+    path("catalogs/import/", catalogs.catalog_import_view, name="import"),
+    path("catalogs/<slug:slug>/", catalogs.catalog_detail_page, name="detail"),
+    path("catalogs/<slug:slug>/pddl/", catalogs.version_pddl_page, name="pddl"),
+    path("catalogs/<slug:slug>/plans/", catalogs.version_plans_page, name="plans"),
+    path("catalogs/<slug:slug>/edit/", editor.editor_page, name="edit"),
+    path("catalogs/<slug:slug>/preview/", editor.preview_fragment, name="preview"),
+    path("catalogs/<slug:slug>/graph/", graph.graph_page, name="graph"),
+    path("catalogs/<slug:slug>/versions/", versions.versions_page, name="versions"),
+    path("catalogs/<slug:slug>/diff/", versions.version_diff_fragment, name="diff"),
+    path("catalogs/<slug:slug>/export/", versions.export_view, name="export"),
+    path("catalogs/<slug:slug>/tools/", tools.tools_page, name="tools"),
+    path("catalogs/<slug:slug>/v<int:number>/draft/", versions.version_draft_view, name="draft"),
+    path("catalogs/<slug:slug>/v<int:number>/promote/", versions.version_promote_view, name="promote"),
     _edit("elements/add/", "element_add"),
     _edit("elements/<str:name>/", "element_update"),
     _edit("elements/<str:name>/delete/", "element_delete"),

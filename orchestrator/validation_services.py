@@ -62,10 +62,7 @@ def plan_validate(
         goal = intent_goal(planner.domain.spec, intent)
     if goal is None:
         raise ConcertoError("give an intent or a goal")
-    elements = planner.domain.ontology.elements
-    for name in known:
-        if name not in elements:
-            raise UnknownName("element", name, list(elements))
+    planner.domain.ontology.check_elements(known)
     return validate_plan(planner, goal, plan, quality, PlanningState.of(known=known))
 
 

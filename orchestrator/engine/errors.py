@@ -11,6 +11,7 @@ class Issue:
 
     path: str
     message: str
+    code: str = ""  # what kind of fault, for whoever routes it (a form puts `type_cycle` on `parent`)
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}" if self.path else self.message
@@ -58,10 +59,10 @@ class SpecError(ConcertoError):
 class UnknownName(ConcertoError):
     """A request named an intent, element or skill the catalog does not have."""
 
-    def __init__(self, kind: str, name: str, choices: list[str] | None = None):
+    def __init__(self, kind: str, name: str, choices: list[str] | None = None, *, path: str = ""):
         self.kind, self.name = kind, name
         hint = f" (known: {', '.join(sorted(choices))})" if choices else ""
-        super().__init__(f"unknown {kind} '{name}'{hint}")
+        super().__init__(f"unknown {kind} '{name}'{hint}", path=path)
 
 
 class PlannerFailure(ConcertoError):

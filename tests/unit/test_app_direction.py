@@ -4,27 +4,17 @@ Both may use the engine (`orchestrator.engine`); neither imports the other's pri
 (a name starting with `_`). `docs/ARCHITECTURE.md` draws the same picture.
 """
 
-import ast
 from pathlib import Path
 
+from tests.import_graph import imported_modules
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def imports(path: Path) -> set[str]:
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
-            names.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return names
 
 
 def offending(app: str, forbidden: str, allowed: tuple[str, ...] = ()) -> list[str]:
     found = []
     for path in (ROOT / app).rglob("*.py"):
-        for name in imports(path):
+        for name in imported_modules(path, with_names=True):
             if name.startswith(forbidden) and not name.startswith(allowed):
                 found.append(f"{path.relative_to(ROOT)}: {name}")
     return sorted(found)
@@ -43,4 +33,4 @@ def test_the_orchestrator_reaches_no_private_module_of_the_catalog_app():
 def test_the_direction_check_sees_an_import_against_it(tmp_path):
     planted = tmp_path / "views.py"
     planted.write_text("from orchestrator.chat_services import assistant_create\n")
-    assert "orchestrator.chat_services" in imports(planted)
+    assert "orchestrator.chat_services" in imported_modules(planted)

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 
 from ..errors import Issue
-from .spec import CatalogSpec, Element, Skill
+from .spec import CatalogSpec, Element, Skill, done_ref
 
 IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]*$")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
@@ -88,14 +88,14 @@ def _type_tree_cycles(elements: tuple[Element, ...]) -> list[Issue]:
             reported.update(cycle)
             loop = " -> ".join([*cycle, node])
             issues.append(
-                Issue(f"elements[{index[node]}].parent", f"the type tree has a cycle: {loop}")
+                Issue(f"elements[{index[node]}].parent", f"the type tree has a cycle: {loop}", code="type_cycle")
             )
     return issues
 
 
 def check_done_ref(spec: CatalogSpec, ref: str, path: str) -> list[Issue]:
     """A `done` goal names a skill (any mode) or one mode of it: `skill` or `skill.mode`."""
-    skill_name, _, mode_name = ref.partition(".")
+    skill_name, mode_name = done_ref(ref)
     skill = next((s for s in spec.skills if s.name == skill_name), None)
     if skill is None:
         return [Issue(path, f"unknown skill '{skill_name}'")]

@@ -17,7 +17,7 @@ from typing import Literal, Protocol
 import graphviz
 
 from ..errors import ConcertoError
-from .spec import CatalogSpec
+from .spec import CatalogSpec, done_ref
 
 NodeKind = Literal["element", "skill", "intent"]
 EdgeKind = Literal["input", "output", "is_a", "goal"]
@@ -148,7 +148,7 @@ def _intent_edges(spec: CatalogSpec, lit: Highlight) -> list[Edge]:
         iid = node_id("intent", intent.name)
         on = intent.name == lit.intent
         edges += [Edge(node_id("element", x), iid, "goal", "goal", on) for x in intent.goal.known]
-        skills = dict.fromkeys(ref.partition(".")[0] for ref in intent.goal.done)
+        skills = dict.fromkeys(done_ref(ref)[0] for ref in intent.goal.done)
         edges += [Edge(node_id("skill", s), iid, "goal", "goal", on) for s in skills]
     return edges
 

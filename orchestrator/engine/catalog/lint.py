@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .ontology import Ontology
-from .spec import CatalogSpec, Intent
+from .spec import CatalogSpec, Intent, done_ref
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
@@ -82,7 +82,7 @@ class _Catalog:
         return any((s, m) in self.reach.runnable for m in range(len(self.spec.skills[s].modes)))
 
     def done_modes(self, ref: str) -> list[tuple[int, int]]:
-        skill_name, _, mode_name = ref.partition(".")
+        skill_name, mode_name = done_ref(ref)
         for s, skill in enumerate(self.spec.skills):
             if skill.name == skill_name:
                 names = skill.mode_names()

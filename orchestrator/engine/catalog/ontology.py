@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..errors import UnknownName
 from .spec import Element
 
 
@@ -37,5 +38,8 @@ class Ontology:
             node = self.parent[node]
         return chain
 
-    def is_a(self, name: str, ancestor: str) -> bool:
-        return name == ancestor or ancestor in self.ancestors(name)
+    def check_elements(self, names: Iterable[str], path: str = "") -> None:
+        """Every name an element of the catalog; otherwise UnknownName, at `path[i]` when a path is given."""
+        for i, name in enumerate(names):
+            if name not in self.elements:
+                raise UnknownName("element", name, list(self.elements), path=f"{path}[{i}]" if path else "")

@@ -84,6 +84,12 @@ class Skill(_Strict):
         return self.modes[self.mode_names().index(name)]
 
 
+def done_ref(ref: str) -> tuple[str, str]:
+    """A `done` goal entry, `skill` or `skill.mode`, as (skill, mode); the mode is "" for any mode."""
+    skill, _, mode = ref.partition(".")
+    return skill, mode
+
+
 class Goal(_Strict):
     known: tuple[str, ...] = ()
     done: tuple[str, ...] = ()

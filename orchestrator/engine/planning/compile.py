@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from ..catalog.ontology import Ontology
-from ..catalog.spec import CatalogSpec, Goal, Skill
+from ..catalog.spec import CatalogSpec, Goal, Skill, done_ref
 from ..errors import ConcertoError, UnknownName
 from .task import ASK
 
@@ -133,7 +133,7 @@ def compile_catalog(spec: CatalogSpec) -> Domain:
 
 def goal_operations(domain: Domain, ref: str) -> list[str]:
     """The operations a `done` goal entry accepts: any mode of `skill`, or just `skill.mode`."""
-    skill_name, _, mode = ref.partition(".")
+    skill_name, mode = done_ref(ref)
     operations = domain.operations_of(skill_name)
     if not operations:
         raise UnknownName("skill", skill_name, [s.name for s in domain.spec.skills])
@@ -147,9 +147,7 @@ def goal_operations(domain: Domain, ref: str) -> list[str]:
 
 def check_goal(domain: Domain, goal: Goal) -> None:
     """Raise UnknownName for any element or skill the goal names that the catalog lacks."""
-    for name in goal.known:
-        if name not in domain.ontology.elements:
-            raise UnknownName("element", name, list(domain.ontology.elements))
+    domain.ontology.check_elements(goal.known)
     for ref in goal.done:
         goal_operations(domain, ref)
     if not goal.known and not goal.done:

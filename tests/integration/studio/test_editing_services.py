@@ -1,6 +1,9 @@
+
 """The editing services on PostgreSQL: each change is checked like an import, then saved whole."""
 
 from __future__ import annotations
+
+from functools import partial
 
 import pytest
 
@@ -15,13 +18,18 @@ from orchestrator.engine.errors import SpecError
 pytestmark = pytest.mark.django_db
 
 
+def edit(change, *, version, **fields):
+    """One editor change applied to a draft, as the studio's forms apply it."""
+    return editing.version_edit(version=version, change=partial(change, **fields))
+
+
 def spec_of(version):
     version.refresh_from_db()
     return version_spec(version=version)
 
 
 def test_element_add_is_saved(banking):
-    editing.element_add(version=banking, name="phone", description="your phone", format="phone")
+    edit(editing.element_added, version=banking, name="phone", description="your phone", format="phone")
 
     assert spec_of(banking).element("phone").format == "phone"
 
@@ -30,20 +38,20 @@ def test_moving_an_element_under_its_own_child_is_refused_and_nothing_changes(ba
     before = spec_of(banking)
 
     with pytest.raises(SpecError) as caught:
-        editing.element_update(version=banking, name="document", parent="passport", description="a document")
+        edit(editing.element_updated, version=banking, name="document", parent="passport", description="a document")
 
     assert "the type tree has a cycle: document -> passport -> document" in str(caught.value)
     assert spec_of(banking) == before
 
 
 def test_moving_an_element_changes_the_tree(banking):
-    editing.element_update(version=banking, name="drivers_license", parent=None, description="a licence")
+    edit(editing.element_updated, version=banking, name="drivers_license", parent=None, description="a licence")
 
     assert spec_of(banking).element("drivers_license").parent is None
 
 
 def test_renaming_an_element_renames_every_use(banking):
-    editing.element_update(version=banking, name="email", new_name="email_address", format="email")
+    edit(editing.element_updated, version=banking, name="email", new_name="email_address", format="email")
 
     spec = spec_of(banking)
     lookup = spec.skill("lookup_customer")
@@ -54,7 +62,7 @@ def test_renaming_an_element_renames_every_use(banking):
 
 def test_deleting_an_element_in_use_is_refused_with_where(banking):
     with pytest.raises(editing.EditRefused) as caught:
-        editing.element_delete(version=banking, name="credit_score")
+        edit(editing.element_removed, version=banking, name="credit_score")
 
     message = str(caught.value)
     assert "an output of `credit_check`, outcome `scored`" in message
@@ -63,15 +71,15 @@ def test_deleting_an_element_in_use_is_refused_with_where(banking):
 
 
 def test_deleting_an_unused_element(banking):
-    editing.element_add(version=banking, name="nickname")
+    edit(editing.element_added, version=banking, name="nickname")
 
-    editing.element_delete(version=banking, name="nickname")
+    edit(editing.element_removed, version=banking, name="nickname")
 
     assert "nickname" not in {e.name for e in spec_of(banking).elements}
 
 
 def test_skill_add_creates_its_new_elements(empty):
-    editing.skill_add(version=empty, name="lookup", inputs=("email",), outputs=("name", "address"))
+    edit(editing.skill_added, version=empty, name="lookup", inputs=("email",), outputs=("name", "address"))
 
     spec = spec_of(empty)
     assert [(e.name, e.askable) for e in spec.elements] == [("email", True), ("name", False), ("address", False)]
@@ -80,15 +88,15 @@ def test_skill_add_creates_its_new_elements(empty):
 
 def test_skill_add_with_a_bad_element_name_is_refused_on_its_field(empty):
     with pytest.raises(editing.EditRefused) as caught:
-        editing.skill_add(version=empty, name="lookup", inputs=("Email Address",))
+        edit(editing.skill_added, version=empty, name="lookup", inputs=("Email Address",))
 
-    assert caught.value.field == "inputs"
+    assert caught.value.path == "inputs"
     assert "is not a valid name" in str(caught.value)
     assert spec_of(empty).skills == ()
 
 
 def test_renaming_a_skill_and_a_mode_follows_into_goals(banking):
-    editing.skill_update(
+    edit(editing.skill_updated,
         version=banking, name="submit_credit_card", new_name="card_service", description="cards", max_retries=1
     )
     spec = editing.version_edit(
@@ -104,11 +112,11 @@ def test_renaming_a_skill_and_a_mode_follows_into_goals(banking):
 
 def test_deleting_a_skill_an_intent_runs_is_refused(banking):
     with pytest.raises(editing.EditRefused, match="the goal of intent `apply_credit_card`"):
-        editing.skill_delete(version=banking, name="submit_credit_card")
+        edit(editing.skill_removed, version=banking, name="submit_credit_card")
 
 
 def test_outcomes_and_modes_keep_at_least_one(banking):
-    spec = editing.outcome_add(version=banking, skill="credit_check", mode=0, name="frozen")
+    spec = edit(editing.outcome_added, version=banking, skill="credit_check", mode=0, name="frozen")
     assert [o.name for o in spec.skill("credit_check").modes[0].outcomes] == ["scored", "unavailable", "frozen"]
 
     with pytest.raises(editing.EditRefused, match="at least one outcome"):
@@ -135,7 +143,7 @@ def partial_mode_removed(skill, index):
 
 
 def test_intents_rename_carries_follow_ups_and_delete_checks_them(banking):
-    editing.intent_update(
+    edit(editing.intent_updated,
         version=banking,
         name="apply_credit_card",
         new_name="get_card",
@@ -146,11 +154,11 @@ def test_intents_rename_carries_follow_ups_and_delete_checks_them(banking):
     spec = spec_of(banking)
     assert spec.intent("apply_loan").extensions == ("get_card",)
     with pytest.raises(editing.EditRefused, match="offered after `apply_loan`"):
-        editing.intent_delete(version=banking, name="get_card")
+        edit(editing.intent_removed, version=banking, name="get_card")
 
 
 def test_settings_update(banking):
-    editing.settings_update(
+    edit(editing.settings_updated,
         version=banking, title="Bank", privacy="per_element", cost_skill=2, cost_ask=9, cost_authorize=1
     )
 
@@ -162,7 +170,7 @@ def test_a_promoted_version_cannot_be_edited(banking):
     version_promote(version=banking, user=None)
 
     with pytest.raises(VersionLocked):
-        editing.element_add(version=banking, name="phone")
+        edit(editing.element_added, version=banking, name="phone")
 
 
 def test_promotion_needs_an_admin(banking, analyst, admin):
@@ -178,7 +186,7 @@ def test_promotion_needs_an_admin(banking, analyst, admin):
 
 
 def test_promotion_needs_every_intent_to_have_a_plan(banking, admin):
-    editing.outcome_update(version=banking, skill="credit_check", mode=0, index=0, name="scored", outputs=())
+    edit(editing.outcome_updated, version=banking, skill="credit_check", mode=0, index=0, name="scored", outputs=())
 
     with pytest.raises(
         editing.EditRefused, match="Intent `apply_loan` has no plan: nothing can establish `credit_score`"
@@ -217,6 +225,6 @@ def test_every_edit_keeps_the_spec_loadable(banking):
     """An edited draft exports and re-imports to the same spec (what the page's export offers)."""
     from orchestrator.engine.catalog.spec_io import dump_catalog
 
-    spec = editing.skill_add(version=banking, name="greet", outputs=("greeting",), failure=False)
+    spec = edit(editing.skill_added, version=banking, name="greet", outputs=("greeting",), failure=False)
 
     assert load_catalog(dump_catalog(spec, "yaml"), "yaml") == spec_of(banking)

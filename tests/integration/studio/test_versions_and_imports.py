@@ -1,3 +1,4 @@
+
 """Versions from the page (draft, roll back, diff, export, import) and skills from tool specs."""
 
 from __future__ import annotations
@@ -5,6 +6,7 @@ from __future__ import annotations
 import html as html_lib
 import json
 import re
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,11 @@ pytestmark = pytest.mark.django_db
 DATA = Path(__file__).resolve().parent / "data"
 
 
+def edit(change, *, version, **fields):
+    """One editor change applied to a draft, as the studio's forms apply it."""
+    return editing.version_edit(version=version, change=partial(change, **fields))
+
+
 def text(response) -> str:
     html = re.sub(r"<(script|style)\b.*?</\1>", "", response.content.decode(), flags=re.S)
     return html_lib.unescape(" ".join(re.sub(r"<[^>]+>", " ", html).split()))
@@ -32,9 +39,9 @@ def latest(catalog_slug: str = "banking") -> CatalogVersion:
 
 
 def test_roll_back_is_a_new_draft_with_the_old_content(logged_in, banking, banking_spec):
-    editing.skill_update(version=banking, name="credit_check", max_retries=3, description="changed")
+    edit(editing.skill_updated, version=banking, name="credit_check", max_retries=3, description="changed")
     logged_in.post("/catalogs/banking/v1/draft/")  # v2: a copy of v1 as it is now
-    editing.element_add(version=latest(), name="phone")
+    edit(editing.element_added, version=latest(), name="phone")
 
     response = logged_in.post("/catalogs/banking/v2/draft/")
 
@@ -46,8 +53,8 @@ def test_roll_back_is_a_new_draft_with_the_old_content(logged_in, banking, banki
 
 def test_the_diff_between_two_versions_reads_as_sentences(logged_in, banking):
     logged_in.post("/catalogs/banking/v1/draft/")
-    editing.skill_update(version=latest(), name="credit_check", max_retries=2)
-    editing.element_update(version=latest(), name="ssn", sensitive=False, format="text")
+    edit(editing.skill_updated, version=latest(), name="credit_check", max_retries=2)
+    edit(editing.element_updated, version=latest(), name="ssn", sensitive=False, format="text")
 
     response = logged_in.get("/catalogs/banking/diff/?old=1&new=2", **HTMX)
 

@@ -1,4 +1,7 @@
-"""A batch analysis run by a real Celery worker process, on Redis, against the test database."""
+"""A batch analysis run by a real Celery worker process against the test database.
+
+On Redis (production) and on the filesystem broker (the embedded default `make demo` runs).
+"""
 
 from __future__ import annotations
 
@@ -15,10 +18,11 @@ REDIS = "redis://127.0.0.1:6379/14"
 
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)  # committed rows: the worker reads them over its own connection
-def test_a_worker_runs_a_batch_analysis_and_stores_its_report(workspace, banking):
+@pytest.mark.parametrize("broker", [REDIS, "filesystem://"])
+def test_a_worker_runs_a_batch_analysis_and_stores_its_report(workspace, banking, broker):
     samples = BANKING_SAMPLES * 40  # 120 sequences
     analysis = analysis_create(workspace=workspace, samples=samples, version=banking, enqueue=False)
-    with celery_worker(REDIS, REDIS) as (client, queue):
+    with celery_worker(broker, REDIS) as (client, queue):
         result = client.send_task("orchestrator.tasks.trajectory_analysis_run", args=[analysis.pk], queue=queue)
         assert result.get(timeout=90) == "done"
         # Delivered again (as after a lost acknowledgement): the finished report is left alone.

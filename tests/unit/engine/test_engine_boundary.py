@@ -1,22 +1,13 @@
 """The engine stays pure: no Django, no catalog_app, so it can be tested and reused alone."""
 
-import ast
 import subprocess
 import sys
 from pathlib import Path
 
+from tests.import_graph import imported_modules
+
 ENGINE = Path(__file__).resolve().parents[3] / "orchestrator" / "engine"
 FORBIDDEN = ("django", "catalog_app", "orchestrator.models", "celery", "ninja")
-
-
-def imported_modules(path: Path) -> set[str]:
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
-    return names
 
 
 def test_no_engine_module_imports_the_web_layer():

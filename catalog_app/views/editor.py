@@ -1,0 +1,140 @@
+"""The editor page and its edits: one POST per change, validation as the analyst types."""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import trigger_client_event
+
+from orchestrator.engine.catalog import spec as schema
+from orchestrator.engine.catalog.lint import lint_catalog
+from orchestrator.engine.catalog.suggest import did_you_mean, normalize, search_elements
+from orchestrator.engine.errors import ConcertoError
+
+from .. import editing
+from .. import forms as studio_forms
+from ..access import page_version_context
+from .common import CHANGED, HtmxHttpRequest, readable, render_page
+from .editor_context import editor_context, preview_context
+from .edits import EDITS, Edit, place_issues
+
+
+@require_GET
+@login_required
+@vary_on_headers("HX-Request")
+def editor_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    context = page_version_context(request, slug, "edit")
+    context.update(editor_context(request, context), **preview_context(context, request.GET.get("intent", "")))
+    return render_page(request, "catalog_app/editor.html", context)
+
+
+@require_GET
+@login_required
+def preview_fragment(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The previews beside the editor: plans, problems to fix and PDDL, for `?intent=` too."""
+    context = page_version_context(request, slug, "edit")
+    context.update(preview_context(context, request.GET.get("intent", "")))
+    return render(request, "catalog_app/editor.html#preview", context)
+
+
+
+@require_POST
+@login_required
+def studio_edit(request: HtmxHttpRequest, slug: str, number: int, op: str, **target: Any) -> HttpResponse:
+    context = page_version_context(request, slug, "edit", number)
+    edit = EDITS[op](request, context["spec"], **target)
+    if "_validate" in request.POST:
+        return _feedback(request, context, edit, request.POST["_validate"])
+    if not context["version"].is_draft:
+        messages.error(request, f"Version {context['version'].number} is promoted and cannot change: "
+                                "create a draft from it to edit.")
+    elif edit.form.is_valid():
+        before = context["spec"]
+        try:
+            after = editing.version_edit(version=context["version"],
+                                         change=partial(edit.change, **edit.fixed, **edit.form.spec_values()))
+        except ConcertoError as exc:
+            place_issues(edit, exc.issues)
+        else:
+            messages.success(request, readable(edit.done))
+            _warn_broken(request, before, after)
+            return _after_edit(request, slug, number, edit.anchor)
+    context.update(editor_context(request, context, edit))
+    if request.htmx:
+        return render(request, "catalog_app/editor.html#editor", context, status=422)
+    context.update(preview_context(context, ""))
+    return render(request, "catalog_app/editor.html", context, status=422)
+
+
+def _after_edit(request: HtmxHttpRequest, slug: str, number: int, anchor: str) -> HttpResponse:
+    """The editor of the version just edited (not the latest one: an older draft may be open)."""
+    if not request.htmx:
+        return redirect(f"{reverse('catalog:edit', args=[slug])}#{anchor}")
+    context = page_version_context(request, slug, "edit", number)
+    context.update(editor_context(request, context))
+    response = render(request, "catalog_app/editor.html#editor", context)
+    return trigger_client_event(response, CHANGED)
+
+
+def _warn_broken(request: HttpRequest, before: schema.CatalogSpec, after: schema.CatalogSpec) -> None:
+    """Say at once when a change leaves an intent without a plan, and why."""
+    was = {i.subject for i in lint_catalog(before) if i.kind == "unreachable_intent"}
+    for item in lint_catalog(after):
+        if item.kind == "unreachable_intent" and item.subject not in was:
+            messages.warning(request, readable(f"This change broke an intent. {item.message}"))
+
+
+
+def _feedback(request: HtmxHttpRequest, context: dict, edit: Edit, name: str) -> HttpResponse:
+    """Errors and hints for one field, from the form and from a dry run of the change."""
+    form = edit.form
+    if name not in form.fields:
+        raise Http404(f"no field '{name}'")
+    if form.is_valid():
+        try:
+            editing.edit_check(context["spec"], partial(edit.change, **edit.fixed, **form.spec_values()))
+        except ConcertoError as exc:
+            place_issues(edit, exc.issues)
+    bound = form[name]
+    value = bound.value() or ""
+    hints, matches = _hints(edit, name, value if isinstance(value, str) else "")
+    return render(request, "catalog_app/editor.html#feedback", {
+        "errors": form.errors.get(name, []), "hints": hints, "matches": matches, "input_id": bound.auto_id,
+        "slug": context["catalog"].slug,
+    })
+
+
+def _hints(edit: Edit, name: str, value: str) -> tuple[list[dict], list[str]]:
+    """"Did you mean" for each unknown name typed, and completions of the name being typed."""
+    candidates = edit.candidates.get(name)
+    if candidates is None:
+        return [], []
+    if not isinstance(edit.form.fields[name], studio_forms.NamesField):  # a new thing's own name
+        text = value.strip()
+        close = did_you_mean(text, candidates)
+        hints = [{"token": text, "choices": close, "existing": True}] if close else []
+        if text and normalize(text) != text:  # `Credit Score` -> offer `credit_score`
+            hints.append({"token": text, "choices": [normalize(text)], "existing": False})
+        return hints, []
+    tokens = [t for t in re.split(r"[\s,]+", value) if t]
+    hints = [{"token": t, "choices": did_you_mean(t, candidates)} for t in tokens if t not in candidates]
+    hints = [h for h in hints if h["choices"]]
+    last = "" if not tokens or value[-1:] in (",", " ") else tokens[-1]
+    offered = {c for h in hints for c in h["choices"]}
+    matches = [c for c in _completions(last, candidates) if c not in tokens and c not in offered] if last else []
+    return hints, matches[:8]
+
+
+def _completions(text: str, names: list[str]) -> list[str]:
+    pool = [schema.Element(name=n) for n in names]
+    return [e.name for e in search_elements(text, pool, limit=8)]
+
