@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from ..errors import ConcertoError
 from ..planning.compile import Domain, SkillAction
 from ..planning.planner import Step
-from ..planning.task import ASK
+from ..planning.task import ASK, StepKind
 
 MAX_LINES = 1000
 MAX_LINE_CHARS = 2000
@@ -146,7 +146,7 @@ def _ask(domain: Domain, args: tuple[str, ...], outputs: tuple[str, ...]) -> Ste
         raise _Unparsable(f"ask({element}) gives only {element}, not {', '.join(outputs)}")
     # A question for an element the user cannot give still parses: the validator then reports
     # it as a step that cannot run, as the domain's `askable` precondition would.
-    return Step(kind="ask", name=ASK, args=(element,), cost=domain.spec.costs.ask, outputs=(element,))
+    return Step(kind=StepKind.ASK, name=ASK, args=(element,), cost=domain.spec.costs.ask, outputs=(element,))
 
 
 def _authorize(domain: Domain, args: tuple[str, ...], outputs: tuple[str, ...]) -> Step:
@@ -160,7 +160,7 @@ def _authorize(domain: Domain, args: tuple[str, ...], outputs: tuple[str, ...]) 
         raise _Unparsable(f"authorize names a skill under this catalog's privacy model; '{target}' is not one{hint}")
     if not domain.per_skill:
         _element(domain, target)
-    return Step(kind="authorize", name="authorize", args=(target,), cost=domain.spec.costs.authorize)
+    return Step(kind=StepKind.AUTHORIZE, name="authorize", args=(target,), cost=domain.spec.costs.authorize)
 
 
 def _skill_call(
@@ -180,7 +180,7 @@ def _skill_call(
         gives = " or ".join(sorted({f"({', '.join(a.outputs)})" if a.outputs else "nothing" for a, _ in fitting}))
         raise _Unparsable(f"{skill}({', '.join(args)}) gives {gives}, not ({', '.join(outputs)})")
     action, bound = chosen
-    return Step(kind="skill", name=action.name, args=bound, cost=action.cost, skill=skill, mode=action.mode,
+    return Step(kind=StepKind.SKILL, name=action.name, args=bound, cost=action.cost, skill=skill, mode=action.mode,
                 outcome=action.outcome, outputs=action.outputs)
 
 

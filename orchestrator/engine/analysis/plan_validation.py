@@ -34,7 +34,7 @@ from ..planning.ground import GroundAction
 from ..planning.planner import Plan, Planner, PlanResult, Step, just_in_time
 from ..planning.reachability import reachable, relevant
 from ..planning.sas import SasOperator, write_sas
-from ..planning.task import ASK, Fact, PlanningState
+from ..planning.task import ASK, Fact, PlanningState, StepKind
 from .plan_text import ParsedPlan, parse_plan
 
 Quality = Literal["sound", "valid", "optimal"]
@@ -356,13 +356,13 @@ class _Judge:
                 action = replace(action, pre=(*action.pre, ("blocked", action.name)))
             return action
         (target,) = step.args
-        if step.kind == "ask":
-            return GroundAction(kind="ask", name=ASK, args=step.args, pre=(("askable", target),),
+        if step.kind == StepKind.ASK:
+            return GroundAction(kind=StepKind.ASK, name=ASK, args=step.args, pre=(("askable", target),),
                                 add=(("known", target),), cost=step.cost, outputs=step.args)
         if self.planner.domain.per_skill:  # consent for a skill that receives nothing sensitive: harmless
-            return GroundAction(kind="authorize", name="authorize", args=step.args, pre=(),
+            return GroundAction(kind=StepKind.AUTHORIZE, name="authorize", args=step.args, pre=(),
                                 add=(("authorized", target),), cost=step.cost)
-        return GroundAction(kind="authorize", name="authorize", args=step.args, pre=(("sensitive", target),),
+        return GroundAction(kind=StepKind.AUTHORIZE, name="authorize", args=step.args, pre=(("sensitive", target),),
                             add=(("authorized", target),), cost=step.cost)
 
     def ground_plan(self, plan: Plan) -> list[GroundAction]:

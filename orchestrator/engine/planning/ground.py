@@ -12,12 +12,12 @@ import itertools
 from dataclasses import dataclass, field
 
 from .compile import Consent, Domain, SkillAction
-from .task import ASK, Fact
+from .task import ASK, Fact, StepKind
 
 
 @dataclass(frozen=True)
 class GroundAction:
-    kind: str  # "skill" | "ask" | "authorize"
+    kind: StepKind
     name: str  # the lifted action's name
     args: tuple[str, ...]
     pre: tuple[Fact, ...]
@@ -60,7 +60,7 @@ def _ground_skill_action(domain: Domain, action: SkillAction) -> list[GroundActi
             if fact not in pre:
                 pre.append(fact)
         grounded.append(
-            GroundAction(kind="skill", name=action.name, args=args, pre=tuple(pre), add=add,
+            GroundAction(kind=StepKind.SKILL, name=action.name, args=args, pre=tuple(pre), add=add,
                          cost=action.cost, guards=guards, skill=action.skill, mode=action.mode,
                          outcome=action.outcome, outputs=action.outputs)
         )
@@ -70,13 +70,13 @@ def _ground_skill_action(domain: Domain, action: SkillAction) -> list[GroundActi
 def ground(domain: Domain) -> GroundTask:
     costs = domain.spec.costs
     actions = [
-        GroundAction(kind="ask", name=ASK, args=(x,), pre=(), add=(("known", x),),
+        GroundAction(kind=StepKind.ASK, name=ASK, args=(x,), pre=(), add=(("known", x),),
                      cost=costs.ask, guards=((ASK, x),), outputs=(x,))
         for x in domain.askable()
     ]
     consent_targets = domain.consent_skills() if domain.per_skill else domain.sensitive()
     actions += [
-        GroundAction(kind="authorize", name="authorize", args=(target,), pre=(),
+        GroundAction(kind=StepKind.AUTHORIZE, name="authorize", args=(target,), pre=(),
                      add=(("authorized", target),), cost=costs.authorize)
         for target in consent_targets
     ]

@@ -16,12 +16,12 @@ from .downward import OPTIMAL_SEARCH, run_landmarks, run_search
 from .ground import GroundAction, GroundTask, ground
 from .reachability import Blocker, blockers, reachable, relevant
 from .sas import SasOperator, write_sas
-from .task import Fact, PlanningState
+from .task import Fact, PlanningState, StepKind
 
 
 @dataclass(frozen=True)
 class Step:
-    kind: str  # "skill" | "ask" | "authorize"
+    kind: StepKind
     name: str  # lifted action name: lookup_customer-m1-found, ask, authorize
     args: tuple[str, ...]
     cost: int
@@ -34,7 +34,7 @@ class Step:
     def line(self) -> str:
         """The readable form: `name, income = lookup_customer(email)`, `ask(email)`."""
         call = f"{self.skill or self.name}({', '.join(self.args)})"
-        if self.kind == "skill" and self.outputs:
+        if self.kind == StepKind.SKILL and self.outputs:
             return f"{', '.join(self.outputs)} = {call}"
         return call
 

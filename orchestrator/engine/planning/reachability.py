@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .ground import GroundAction
-from .task import ASK, Fact
+from .task import ASK, Fact, StepKind
 
 
 def reachable(
@@ -121,7 +121,7 @@ def blockers(
             Blocker(x, could_not if (ASK, x) in cannot_establish else "the user cannot be asked for it")
             for x in chain
             if (ASK, x) in cannot_establish or (x not in askable and any(
-                actions[i].kind == "skill" for i in producers.get(("known", x), ())))
+                actions[i].kind == StepKind.SKILL for i in producers.get(("known", x), ())))
         ]
     return roots, chain
 
@@ -134,7 +134,7 @@ def _reason(
     askable: set[str],
     cannot_establish: set[tuple[str, str]],
 ) -> str:
-    skills = [actions[i] for i in producers.get(("known", element), ()) if actions[i].kind == "skill"]
+    skills = [actions[i] for i in producers.get(("known", element), ()) if actions[i].kind == StepKind.SKILL]
     if not skills:
         why = "no skill outputs it"
     else:

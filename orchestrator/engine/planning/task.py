@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 # A fact of the compiled task: ("known", "email"), ("authorized", "credit_check"),
 # ("done", "credit_check-m1"), ("goal", "0") for a satisfied disjunctive goal.
 Fact = tuple[str, str]
 
 ASK = "ask"
+
+
+class StepKind(StrEnum):
+    """What a plan step does: run a skill, ask the user for a value, or ask for consent.
+
+    A `StrEnum`, so a kind reads and serialises as its plain word ("skill") wherever one is stored.
+    """
+
+    SKILL = "skill"
+    ASK = "ask"
+    AUTHORIZE = "authorize"
 
 
 @dataclass(frozen=True)
