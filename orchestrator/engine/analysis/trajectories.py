@@ -28,9 +28,11 @@ from enum import StrEnum
 from typing import Any
 
 from ..errors import ConcertoError
+from . import references as refs
+from .references import REF as _REF
 
 RESULT = "var_result"
-_REF = re.compile(r"\$([^$\s.]+)(?:\.([^$]+))?\$")
+_VAR = re.compile(r"var\d+")  # NESTFUL's labels
 TOOL_MATCH = 0.85  # how alike a made-up tool name must be to a real one to be taken for it
 PARAM_MATCH = 0.75
 FIELD_MATCH = 0.6
@@ -42,6 +44,7 @@ class ErrorType(StrEnum):
     MISSING_PARAMETER = "missing_parameter"
     MISSING_MEMORY = "missing_memory"  # a reference to a result or memory item that is not there
     WRONG_ASSIGNMENT = "wrong_assignment"  # a reference to a field the result it names does not have
+    MALFORMED_REFERENCE = "malformed_reference"  # `$var1.artist_id` without its closing `$`
     GOAL_NOT_MET = "goal_not_met"  # sequence level: a goal annotation the calls do not reach
 
 
@@ -64,6 +67,9 @@ class ToolParam:
     name: str
     required: bool = False
     aliases: tuple[str, ...] = ()  # other argument names it accepts (subtypes of a catalog element)
+    description: str = ""
+    type: str = ""
+    enum: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -73,6 +79,7 @@ class Tool:
     outputs: tuple[str, ...] = ()  # dotted for nested fields; empty: the result's shape is unknown
     # Alternative sets of required parameters (a catalog skill's modes); empty: the `required` flags.
     signatures: tuple[tuple[str, ...], ...] = ()
+    description: str = ""
 
     def param_for(self, argument: str) -> str | None:
         for param in self.params:
@@ -89,8 +96,9 @@ class Tool:
 
 
 class ToolCatalog:
-    def __init__(self, tools: Iterable[Tool]):
+    def __init__(self, tools: Iterable[Tool], warnings: Iterable[str] = ()):
         self.tools = {tool.name: tool for tool in tools}
+        self.warnings = tuple(warnings)  # what reading the specs had to guess or leave out
         self._by_norm = {_norm(name): tool for name, tool in self.tools.items()}
 
     def __len__(self) -> int:
@@ -173,6 +181,7 @@ class BatchReport:
     errors_per_type: dict[str, int]
     mean_ms: float
     total_seconds: float
+    warnings: tuple[str, ...] = ()  # what reading the tool specs had to guess or leave out
 
 
 # --- analysis -----------------------------------------------------------------------------------
@@ -193,10 +202,12 @@ def analyze_batch(
         reports.append(analyze_sequence(sample, catalog, index))
         if on_progress is not None:
             on_progress(index + 1, len(samples))
-    return summarize(reports, time.perf_counter() - started)
+    catalogs = [tools, *(s.tools for s in samples)]
+    warnings = dict.fromkeys(w for c in catalogs if c is not None for w in c.warnings)
+    return summarize(reports, time.perf_counter() - started, tuple(warnings))
 
 
-def summarize(reports: Sequence[SequenceReport], seconds: float) -> BatchReport:
+def summarize(reports: Sequence[SequenceReport], seconds: float, warnings: tuple[str, ...] = ()) -> BatchReport:
     failures: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
     for report in reports:
@@ -220,6 +231,7 @@ def summarize(reports: Sequence[SequenceReport], seconds: float) -> BatchReport:
         errors_per_type=dict(kinds.most_common()),
         mean_ms=sum(r.milliseconds for r in reports) / len(reports) if reports else 0.0,
         total_seconds=seconds,
+        warnings=warnings,
     )
 
 
@@ -292,6 +304,9 @@ class _Scope:
             self.order.remove(label)
         self.order.append(label)
 
+    def knows(self, label: str) -> bool:
+        return label in self.fields or label in self.items or label in self.dead or _VAR.fullmatch(label) is not None
+
     def check(self, label: str, path: str | None) -> ErrorType | None:
         if label in self.fields:
             known = self.fields[label]
@@ -313,7 +328,12 @@ class _Scope:
         """The reference most likely meant where `$label.path$` resolves to nothing."""
         wanted = [_norm(path)] if path else []
         if label in self.fields and self.fields[label] and path:  # a misspelt field of the right result
-            close = _closest(path, self.fields[label] or (), FIELD_MATCH)
+            known = self.fields[label] or ()
+            # `locationId` for `location.locationId`: the field is there, one level down.
+            nested = [f for f in known if f.endswith(f".{path}")]
+            if len(nested) == 1:
+                return f"${label}.{nested[0]}$"
+            close = _closest(path, known, FIELD_MATCH)
             if close:
                 return f"${label}.{close}$"
         for key in (*wanted, _norm(param)):
@@ -360,7 +380,16 @@ def _flatten(value: Mapping[str, Any], prefix: str = "", depth: int = 0) -> Iter
 
 
 def _has_field(fields: tuple[str, ...], path: str) -> bool:
-    return any(f == path or path.startswith(f"{f}.") or f.startswith(f"{path}.") for f in fields)
+    """`path` is a field, a parent of fields, or lies inside a field whose inner shape is unknown."""
+    if path in fields or any(f.startswith(f"{path}.") for f in fields):
+        return True
+    parts = path.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        parent = ".".join(parts[:cut])
+        if parent in fields:
+            # A parent whose children the spec spells out must have this one among them.
+            return not any(f.startswith(f"{parent}.") for f in fields)
+    return False
 
 
 def _norm(name: str) -> str:
@@ -376,27 +405,12 @@ def _closest(name: str, choices: Iterable[str], cutoff: float) -> str | None:
     return by_norm[close[0]] if close else None
 
 
-def _references(value: Any, depth: int = 0) -> Iterator[tuple[str, str | None, str]]:
-    """(label, field or None, reference text) of every reference in an argument value."""
-    if isinstance(value, str):
-        for match in _REF.finditer(value):
-            yield match[1], match[2], match[0]
-    elif isinstance(value, Mapping) and depth < 10:
-        for inner in value.values():
-            yield from _references(inner, depth + 1)
-    elif isinstance(value, list | tuple) and depth < 10:
-        for inner in value:
-            yield from _references(inner, depth + 1)
+def _references(value: Any) -> Iterator[tuple[str, str | None, str]]:
+    """(label, field path or None, reference text) of every closed reference in a value."""
+    return ((r.label, r.path, r.text) for r in refs.in_value(value) if r.closed)
 
 
-def _map_strings(value: Any, change: Callable[[str], str], depth: int = 0) -> Any:
-    if isinstance(value, str):
-        return change(value)
-    if isinstance(value, Mapping) and depth < 10:
-        return {k: _map_strings(v, change, depth + 1) for k, v in value.items()}
-    if isinstance(value, list | tuple) and depth < 10:
-        return [_map_strings(v, change, depth + 1) for v in value]
-    return value
+_map_strings = refs.map_strings
 
 
 # --- tagging ------------------------------------------------------------------------------------
@@ -416,10 +430,14 @@ def tag_calls(calls: Sequence[Call], tools: ToolCatalog, memory: Mapping[str, An
             tags += [ErrorTag(ErrorType.MISSING_PARAMETER, i, f"{call.name} needs '{p}'")
                      for p in tool.missing(call.arguments)]
         for arg, value in call.arguments.items():
-            for label, path, text in _references(value):
-                kind = scope.check(label, path)
+            for ref in refs.in_value(value):
+                if not ref.closed:
+                    if scope.knows(ref.label):  # `$AMOUNT` in free text is not a reference
+                        tags.append(ErrorTag(ErrorType.MALFORMED_REFERENCE, i, f"{arg}={ref.text} lacks its closing $"))
+                    continue
+                kind = scope.check(ref.label, ref.path)
                 if kind is not None:
-                    tags.append(ErrorTag(kind, i, f"{arg}={text}"))
+                    tags.append(ErrorTag(kind, i, f"{arg}={ref.text}"))
         scope.define(call.label, tool, call.name)
     return tags
 
@@ -490,11 +508,12 @@ def _fix_parameters(arguments: dict[str, Any], tool: Tool) -> dict[str, Any]:
 def _fix_references(value: Any, param: str, scope: _Scope) -> Any:
     def fix(text: str) -> str:
         def swap(match: re.Match[str]) -> str:
-            if scope.check(match[1], match[2]) is None:
+            path = refs.field_path(match[2])
+            if scope.check(match[1], path) is None:
                 return match[0]
-            return scope.suggest(match[1], match[2], param) or match[0]
+            return scope.suggest(match[1], path, param) or match[0]
 
-        return _REF.sub(swap, text)
+        return _REF.sub(swap, refs.close_open(text, scope.knows))
 
     return _map_strings(value, fix)
 
@@ -528,7 +547,7 @@ def _drop_repeats(pairs: list[tuple[int, Call]]) -> list[tuple[int, Call]]:
     out = []
 
     def relabel(text: str) -> str:
-        return _REF.sub(lambda m: f"${rename.get(m[1], m[1])}{'.' + m[2] if m[2] else ''}$", text)
+        return refs.relabel(text, rename)
 
     for origin, call in pairs:
         arguments = _map_strings(dict(call.arguments), relabel)

@@ -31,7 +31,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("paths", nargs="+", metavar="[SLUG] FILE",
                             help="the catalog whose skills are the tools (unless --tools), then the sequences file")
-        parser.add_argument("--tools", help="tool specs (OpenAPI 3, NESTFUL or OpenAI function specs) instead")
+        parser.add_argument("--tools", help="tool specs (OpenAPI 3, NESTFUL or OpenAI function specs) instead: "
+                                             "a file, or a directory of them (one OpenAPI file per tool)")
         parser.add_argument("--number", type=int, default=None, help="catalog version (default: latest)")
         parser.add_argument("--workspace", default=DEFAULT_WORKSPACE, help="workspace slug")
         parser.add_argument("--show", type=int, default=3, help="print the diffs of this many troubled sequences")
@@ -63,10 +64,26 @@ class Command(BaseCommand):
         version = resolve_version(slug=slug, number=number, workspace=workspace) if slug else None
         with user_errors(file):
             samples = decode_json(_read(file), "the sequences file")
-            specs = decode_json(_read(tools), "the tool specs file") if tools else None
+            specs = _specs(tools) if tools else None
             report = trajectories_analyze(samples=samples, version=version, tools=specs)
         source = f"catalog {slug} v{version.number}" if version else (tools or "the samples' own tools")
         return report, source
+
+
+def _specs(path: str) -> Any:
+    """One file's specs, or every `.json` file of a directory as a list (NESTFUL's `open_api_specs/`)."""
+    folder = Path(path)
+    if not folder.is_dir():
+        return decode_json(_read(path), "the tool specs file")
+    files = sorted(folder.glob("*.json"))
+    if not files:
+        raise CommandError(f"{path}: the directory holds no .json tool specs")
+    documents = []
+    for file in files:
+        with user_errors(str(file)):
+            documents.append(decode_json(_read(str(file)), file.name))
+    # Function-spec files hold lists: one flat list; OpenAPI documents stay one item each.
+    return [spec for doc in documents for spec in (doc if isinstance(doc, list) else [doc])]
 
 
 def _read(path: str) -> bytes:
@@ -89,6 +106,7 @@ def _as_text(report: BatchReport, show: int) -> str:
         f"troubled indices: {', '.join(map(str, report.troubled)) or 'none'}",
         f"average time per sequence: {report.mean_ms:.2f} ms",
     ]
+    lines += [f"warning: {warning}" for warning in report.warnings]
     if report.failures_per_tool:
         width = max(len(name) for name in report.failures_per_tool)
         lines.append("failures per tool:")

@@ -229,9 +229,82 @@ def test_bad_data_is_one_error_naming_where(data, path, message):
     assert caught.value.path == path
 
 
-def test_duplicate_tools_are_refused():
-    with pytest.raises(DataError, match="duplicate tool 'f'"):
-        load_tools([{"name": "f"}, {"name": "f"}])
+def test_a_tool_specified_twice_keeps_its_first_spec_with_a_warning():
+    tools = load_tools([{"name": "f", "parameters": {"a": {}}}, {"name": "f", "parameters": {"b": {}}}])
+    assert [p.name for p in tools.get("f").params] == ["a"]
+    assert tools.warnings == ("tools[1]: tool 'f' is specified twice; the first spec is kept",)
+
+
+def test_a_spec_that_marks_no_parameter_required_requires_none():
+    # JSON Schema's reading, as NESTFUL's specs follow it: optional unless listed or flagged.
+    tools = load_tools([{"name": "LocalBusinessData",
+                         "query_parameters": {"query": {"type": "string"}, "lat": {"type": "number"}}}])
+    assert analyse(tools, [call("LocalBusinessData", "var1", query="pizza")]).passed
+
+
+def test_inputs_listed_under_arguments_are_read():
+    # The original SGD-derived NESTFUL specs list inputs under `arguments`.
+    tools = load_tools([{"name": "Buses.FindBus", "arguments": {"origin": {"required": True}, "to": {}},
+                         "output_parameters": {"price": {}}}])
+    report = analyse(tools, [call("Buses.FindBus", "var1", origin="LA", to="SF")])
+    assert report.passed and not tools.warnings
+
+
+def test_parameters_under_a_key_nobody_reads_are_warned_about():
+    tools = load_tools([{"name": "f", "inputs": {"city": {}}}])
+    assert tools.warnings and "'inputs' not read" in tools.warnings[0]
+
+
+def test_a_list_of_openapi_documents_is_one_catalog():
+    def document(name):
+        return {"openapi": "3.0.2", "paths": {f"/{name}": {"get": {
+            "operationId": name, "parameters": [{"name": "q", "in": "query", "required": True}],
+            "responses": {"200": {"content": {"application/json": {"schema": {
+                "type": "object", "properties": {"id": {"type": "string"}}}}}}}}}}}
+
+    tools = load_tools([document("A"), document("B"), document("A")])
+    assert sorted(tools.tools) == ["A", "B"] and len(tools.warnings) == 1
+
+
+NESTED = [{"name": "Books", "query_parameters": {"keyword": {"required": True}},
+           "output_parameters": {"author": {"type": "array", "items": {"type": "object", "properties": {
+               "id": {"type": "string"}, "name": {"type": "string"}}}},
+               "location": {"type": "object", "properties": {"locationId": {}}}, "raw": {"type": "object"}}},
+          {"name": "ByAuthor", "query_parameters": {"authorID": {"required": True}}}]
+
+
+@pytest.mark.parametrize("reference", ["$var1.author[0].id$", "$var1.location.locationId$", "$var1.author[0]$",
+                                        "$var1.raw.anything.below$", "Books by $var1.author[0].name$"])
+def test_indexes_and_nested_paths_are_references_the_outputs_have(reference):
+    tools = load_tools(NESTED)
+    calls = [call("Books", "var1", keyword="x"), call("ByAuthor", "var2", authorID=reference)]
+    assert analyse(tools, calls).passed
+
+
+@pytest.mark.parametrize("reference", ["$var1.location.geoId$", "$var1.locationId$", "$var1.authors[0].id$"])
+def test_a_nested_field_the_output_lacks_is_a_wrong_assignment(reference):
+    tools = load_tools(NESTED)
+    calls = [call("Books", "var1", keyword="x"), call("ByAuthor", "var2", authorID=reference)]
+    assert kinds(analyse(tools, calls)) == [(1, ErrorType.WRONG_ASSIGNMENT)]
+
+
+def test_a_field_reached_without_its_parent_is_repaired_to_the_full_path():
+    tools = load_tools(NESTED)
+    calls = [call("Books", "var1", keyword="x"), call("ByAuthor", "var2", authorID="$var1.locationId$")]
+    assert analyse(tools, calls).repaired[1].arguments == {"authorID": "$var1.location.locationId$"}
+
+
+@pytest.mark.parametrize("text", ["$100-$200", "$500", "costs $5 or $AMOUNT", "$$"])
+def test_dollar_signs_in_literal_text_are_not_references(tools, text):
+    assert analyse(tools, [call("SearchLocation", "var1", query=text)]).passed
+
+
+def test_a_reference_without_its_closing_dollar_is_flagged_and_closed(tools):
+    calls = [call("SearchLocation", "var1", query="Rome"),
+             call("SearchHotels", "var2", geoId="$var1.geoId", checkIn="2024-10-05")]
+    report = analyse(tools, calls)
+    assert kinds(report) == [(1, ErrorType.MALFORMED_REFERENCE)]
+    assert report.repaired[1].arguments["geoId"] == "$var1.geoId$" and not report.repaired_errors
 
 
 def test_openapi_operations_are_tools_as_the_studio_imports_them():
