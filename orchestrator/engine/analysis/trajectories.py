@@ -141,6 +141,7 @@ class Sample:
     goals: tuple[str, ...] = ()  # tool names that must be called, or fields that must be obtained
     ident: str = ""
     tools: ToolCatalog | None = None  # the sample's own tools, when it brings them
+    request: str = ""  # what the user asked (NESTFUL's `input`): where literal values come from
 
 
 @dataclass(frozen=True)

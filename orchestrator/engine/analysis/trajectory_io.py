@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 from ..catalog import toolspec
@@ -199,7 +199,7 @@ def load_samples(data: Any, path: str = "samples") -> list[Sample]:
         raise DataError(path, f"{len(data):,} samples; the limit is {MAX_SAMPLES:,}")
     samples = [_sample(item, f"{path}[{i}]", i) for i, item in enumerate(data)]
     if shared is not None:
-        samples = [s if s.tools else Sample(s.calls, s.memory, s.goals, s.ident, shared) for s in samples]
+        samples = [s if s.tools else replace(s, tools=shared) for s in samples]
     return samples
 
 
@@ -224,7 +224,13 @@ def _sample(item: Any, path: str, index: int) -> Sample:
         goals=tuple(_goals(item.get("goals") or [], f"{path}.goals")),
         ident=str(item.get("sample_id", item.get("id", index))),
         tools=tools,
+        request=_request(item),
     )
+
+
+def _request(item: Mapping[str, Any]) -> str:
+    text = next((item[k] for k in ("input", "query", "utterance", "request") if k in item), "")
+    return text if isinstance(text, str) else ""
 
 
 def _call(item: Any, path: str) -> Call:
