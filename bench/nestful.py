@@ -27,7 +27,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from orchestrator.engine.analysis.trajectories import Call, Sample, ToolCatalog, analyze_batch, analyze_sequence
+from orchestrator.engine.analysis.tools import ToolCatalog
+from orchestrator.engine.analysis.trajectories import Call, Sample, analyze_batch, analyze_sequence
 from orchestrator.engine.analysis.trajectory_io import decode_json, load_samples, load_tools
 
 from .nestful_breaks import KINDS, break_all

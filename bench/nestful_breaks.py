@@ -27,7 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from orchestrator.engine.analysis.references import REF
-from orchestrator.engine.analysis.trajectories import RESULT, Call, Sample, ToolCatalog, tag_calls
+from orchestrator.engine.analysis.tools import ToolCatalog
+from orchestrator.engine.analysis.trajectories import RESULT, Call, Sample, tag_calls
 
 KINDS = ("rename_parameter", "drop_argument", "break_reference", "swap_tool")
 

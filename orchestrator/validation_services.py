@@ -21,7 +21,8 @@ from django.utils import timezone
 from catalog_app.models import CatalogVersion, Workspace
 from catalog_app.selectors import version_spec
 from orchestrator.engine.analysis.plan_validation import Quality, ValidationReport, validate_plan
-from orchestrator.engine.analysis.trajectories import BatchReport, Sample, ToolCatalog, analyze_batch
+from orchestrator.engine.analysis.tools import ToolCatalog
+from orchestrator.engine.analysis.trajectories import BatchReport, Sample, analyze_batch
 from orchestrator.engine.analysis.trajectory_io import (
     DataError,
     load_samples,

@@ -29,11 +29,13 @@ from typing import Any
 
 from ..errors import ConcertoError
 from . import references as refs
+from . import renames
 from .references import REF as _REF
+from .tools import Tool, ToolCatalog
+from .tools import norm as _norm
 
 RESULT = "var_result"
 _VAR = re.compile(r"var\d+")  # NESTFUL's labels
-TOOL_MATCH = 0.85  # how alike a made-up tool name must be to a real one to be taken for it
 PARAM_MATCH = 0.75
 FIELD_MATCH = 0.6
 
@@ -57,63 +59,6 @@ class ErrorTag:
     def __str__(self) -> str:
         where = f"call {self.call + 1}" if self.call >= 0 else "sequence"
         return f"{where}: {self.kind.value.replace('_', ' ')}: {self.detail}"
-
-
-# --- tools --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ToolParam:
-    name: str
-    required: bool = False
-    aliases: tuple[str, ...] = ()  # other argument names it accepts (subtypes of a catalog element)
-    description: str = ""
-    type: str = ""
-    enum: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Tool:
-    name: str
-    params: tuple[ToolParam, ...] = ()
-    outputs: tuple[str, ...] = ()  # dotted for nested fields; empty: the result's shape is unknown
-    # Alternative sets of required parameters (a catalog skill's modes); empty: the `required` flags.
-    signatures: tuple[tuple[str, ...], ...] = ()
-    description: str = ""
-
-    def param_for(self, argument: str) -> str | None:
-        for param in self.params:
-            if argument == param.name or argument in param.aliases:
-                return param.name
-        return None
-
-    def missing(self, arguments: Iterable[str]) -> list[str]:
-        """Required parameters absent from `arguments`, for the signature that lacks the fewest."""
-        given = {self.param_for(a) for a in arguments}
-        signatures = self.signatures or (tuple(p.name for p in self.params if p.required),)
-        lacking = [[p for p in signature if p not in given] for signature in signatures]
-        return min(lacking, key=len)
-
-
-class ToolCatalog:
-    def __init__(self, tools: Iterable[Tool], warnings: Iterable[str] = ()):
-        self.tools = {tool.name: tool for tool in tools}
-        self.warnings = tuple(warnings)  # what reading the specs had to guess or leave out
-        self._by_norm = {_norm(name): tool for name, tool in self.tools.items()}
-
-    def __len__(self) -> int:
-        return len(self.tools)
-
-    def get(self, name: str) -> Tool | None:
-        return self.tools.get(name)
-
-    def closest(self, name: str) -> Tool | None:
-        """The real tool a made-up name most likely meant (`Tripadvisor_Search_Hotels`), if any."""
-        key = _norm(name)
-        if key in self._by_norm:
-            return self._by_norm[key]
-        close = difflib.get_close_matches(key, list(self._by_norm), n=1, cutoff=TOOL_MATCH)
-        return self._by_norm[close[0]] if close else None
 
 
 # --- sequences ----------------------------------------------------------------------------------
@@ -240,7 +185,8 @@ def analyze_sequence(sample: Sample, tools: ToolCatalog, index: int = 0) -> Sequ
     started = time.perf_counter()
     calls = list(sample.calls)
     errors = tag_calls(calls, tools, sample.memory) + goal_errors(calls, tools, sample.memory, sample.goals)
-    pairs = repair(calls, tools, sample.memory)
+    # A sequence without errors is left exactly as it is: a repair could only make it worse.
+    pairs = repair(calls, tools, sample.memory, sample.request) if errors else list(enumerate(calls))
     repaired = [call for _, call in pairs]
     still = tag_calls(repaired, tools, sample.memory) + goal_errors(repaired, tools, sample.memory, sample.goals)
     still += _dropped(calls, {origin for origin, _ in pairs})
@@ -393,10 +339,6 @@ def _has_field(fields: tuple[str, ...], path: str) -> bool:
     return False
 
 
-def _norm(name: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", name.lower())
-
-
 def _closest(name: str, choices: Iterable[str], cutoff: float) -> str | None:
     by_norm = {_norm(c): c for c in choices}
     key = _norm(name)
@@ -461,11 +403,16 @@ def goal_errors(
 # --- repair -------------------------------------------------------------------------------------
 
 
-def repair(calls: Sequence[Call], tools: ToolCatalog, memory: Mapping[str, Any]) -> list[tuple[int, Call]]:
+def repair(
+    calls: Sequence[Call], tools: ToolCatalog, memory: Mapping[str, Any], request: str = ""
+) -> list[tuple[int, Call]]:
     """The repaired calls, each with the index of the recorded call it comes from.
 
-    A call to a made-up tool that resembles no real one is dropped; references to its result are
-    then pointed elsewhere where another result has the field.
+    A made-up tool is taken for the real one its name, description, arguments and the fields
+    later calls read from it point to (`renames.tool_for`); one that points to none is dropped,
+    and references to its result are then pointed elsewhere where another result has the field.
+    Required parameters left out are filled from earlier results, memory, or a value the user's
+    `request` states plainly.
     """
     scope = _Scope(memory)
     out: list[tuple[int, Call]] = []
@@ -473,7 +420,7 @@ def repair(calls: Sequence[Call], tools: ToolCatalog, memory: Mapping[str, Any])
         tool = tools.get(call.name)
         name = call.name
         if tool is None and name != RESULT:
-            tool = tools.closest(name)
+            tool = renames.tool_for(name, call.arguments, _fields_read(calls[i + 1:], call.label), tools)
             if tool is None:
                 continue
             name = tool.name
@@ -484,6 +431,9 @@ def repair(calls: Sequence[Call], tools: ToolCatalog, memory: Mapping[str, Any])
         if tool is not None:
             for param in tool.missing(arguments):
                 source = scope.source_for(param, arguments)
+                if source is None:
+                    spec = next(p for p in tool.params if p.name == param)
+                    source = renames.value_from_request(spec, request, _literals(calls))
                 if source is not None:
                     arguments[param] = source
         out.append((i, Call(name, arguments, call.label)))
@@ -491,19 +441,23 @@ def repair(calls: Sequence[Call], tools: ToolCatalog, memory: Mapping[str, Any])
     return out
 
 
+def _fields_read(later: Sequence[Call], label: str) -> list[str]:
+    if not label:
+        return []
+    return [ref.path for call in later for ref in refs.in_value(dict(call.arguments))
+            if ref.label == label and ref.path]
+
+
+def _literals(calls: Sequence[Call]) -> list[Any]:
+    """The plain values the calls already pass: a value left out is not one of these."""
+    return [v for call in calls for v in call.arguments.values() if not isinstance(v, dict | list)]
+
+
 def _fix_parameters(arguments: dict[str, Any], tool: Tool) -> dict[str, Any]:
-    """Made-up parameters renamed to the closest free real one, else dropped; order kept."""
-    taken = {tool.param_for(arg) for arg in arguments} - {None}
-    names: dict[str, str] = {}
-    for arg in arguments:
-        if tool.param_for(arg) is not None:
-            names[arg] = arg
-            continue
-        target = _closest(arg, [p.name for p in tool.params if p.name not in taken], PARAM_MATCH)
-        if target is not None:
-            names[arg] = target
-            taken.add(target)
-    return {names[arg]: value for arg, value in arguments.items() if arg in names}
+    """Made-up parameters renamed to the free real one they most likely meant, else dropped; order kept."""
+    names = renames.parameter_names(arguments, tool)
+    return {(names.get(arg, arg)): value for arg, value in arguments.items()
+            if tool.param_for(arg) is not None or arg in names}
 
 
 def _fix_references(value: Any, param: str, scope: _Scope) -> Any:

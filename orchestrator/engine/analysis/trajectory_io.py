@@ -23,7 +23,8 @@ from ..catalog import toolspec
 from ..catalog.ontology import Ontology
 from ..catalog.spec import CatalogSpec
 from ..errors import ConcertoError, SpecError
-from .trajectories import BatchReport, Call, Sample, Tool, ToolCatalog, ToolParam
+from .tools import Tool, ToolCatalog, ToolParam
+from .trajectories import BatchReport, Call, Sample
 
 MAX_SAMPLES = 10_000
 MAX_CALLS = 500
