@@ -28,8 +28,8 @@ from enum import StrEnum
 from typing import Any
 
 from ..errors import ConcertoError
+from . import matching, renames
 from . import references as refs
-from . import renames
 from .references import REF as _REF
 from .tools import Tool, ToolCatalog
 from .tools import norm as _norm
@@ -272,15 +272,30 @@ class _Scope:
                 yield label, known
 
     def suggest(self, label: str, path: str | None, param: str) -> str | None:
-        """The reference most likely meant where `$label.path$` resolves to nothing."""
+        """The reference most likely meant where `$label.path$` resolves to nothing.
+
+        The result it names is trusted first (the label is rarely the mistake): a field one level
+        down, a misspelling, or the field that best fits the parameter being filled (`$var2.id$`
+        for `destinationEntityId` -> `$var2.entityId$`). Only then another result or memory.
+        """
         wanted = [_norm(path)] if path else []
-        if label in self.fields and self.fields[label] and path:  # a misspelt field of the right result
+        if label in self.fields and self.fields[label] and path:
             known = self.fields[label] or ()
             # `locationId` for `location.locationId`: the field is there, one level down.
             nested = [f for f in known if f.endswith(f".{path}")]
             if len(nested) == 1:
                 return f"${label}.{nested[0]}$"
-            close = _closest(path, known, FIELD_MATCH)
+            named = _fitting_field(param, known, cutoff=1.0)  # a field named as the parameter
+            if named:
+                return f"${label}.{named}$"
+            # A specific field name (`short_name`, not `id`) that another result has exactly:
+            # the label is the slip, not the field.
+            if len(matching.words(path)) > 1 or len(path) >= 5:
+                for other, fields in self.producers():
+                    hit = next((f for f in fields if _norm(f) == _norm(path)), None)
+                    if other != label and hit:
+                        return f"${other}.{hit}$"
+            close = _closest(path, known, FIELD_MATCH) or _fitting_field(param, known)
             if close:
                 return f"${label}.{close}$"
         for key in (*wanted, _norm(param)):
@@ -316,6 +331,15 @@ class _Scope:
                 return f"${label}.{found}$"
         label, found = partial[0]
         return f"${label}.{found}$"
+
+
+def _fitting_field(param: str, fields: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The field whose last name best fits the parameter it would fill (`entityId` for `destinationEntityId`)."""
+    scored = sorted(((matching.name_similarity(param, f.rsplit(".", 1)[-1]), -f.count("."), f) for f in fields),
+                    reverse=True)
+    if not scored or scored[0][0] < cutoff or (len(scored) > 1 and scored[1][:2] == scored[0][:2]):
+        return None  # nothing close, or a tie the names cannot break
+    return scored[0][2]
 
 
 def _flatten(value: Mapping[str, Any], prefix: str = "", depth: int = 0) -> Iterator[str]:
