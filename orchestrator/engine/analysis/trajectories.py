@@ -23,7 +23,7 @@ import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -517,7 +517,25 @@ def compress(
             break
         kept = [pair for k, pair in enumerate(kept) if k not in bad]
     kept = _drop_repeats(kept)
-    return [call for _, call in _drop_superseded(kept, broken)]
+    kept = _drop_superseded(kept, broken)
+    return [call for _, call in _answers_kept(kept, tools, memory)]
+
+
+def _answers_kept(pairs: list[tuple[int, Call]], tools: ToolCatalog, memory: Mapping[str, Any]
+                  ) -> list[tuple[int, Call]]:
+    """`var_result` keeps only the answers whose references still resolve: a reference to a
+    removed call would promise a result the compressed sequence never produces."""
+    calls = [c for _, c in pairs]
+    dangling: dict[int, set[str]] = {}
+    for tag in tag_calls(calls, tools, memory):
+        if tag.call >= 0 and calls[tag.call].name == RESULT:
+            dangling.setdefault(tag.call, set()).add(tag.detail.split("=", 1)[0])
+    out = []
+    for k, (origin, call) in enumerate(pairs):
+        if k in dangling:
+            call = replace(call, arguments={a: v for a, v in call.arguments.items() if a not in dangling[k]})
+        out.append((origin, call))
+    return out
 
 
 def _drop_repeats(pairs: list[tuple[int, Call]]) -> list[tuple[int, Call]]:

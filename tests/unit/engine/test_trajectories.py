@@ -333,3 +333,77 @@ def test_odd_argument_values_never_break_the_analysis(tools, arguments):
     calls = [call("SearchLocation", "var1", **arguments), call("var_result", **arguments), Call("💥", arguments)]
     report = analyze_batch([Sample(tuple(calls))], tools)
     assert report.count == 1 and report.sequences[0].repair_diff
+
+
+RENAMES = [
+    {"name": "get_word_definition", "description": "Get the definition of a word",
+     "query_parameters": {"word": {"type": "string", "required": True, "description": "The word to define"}},
+     "output_parameters": {"definition": {"type": "string"}}},
+    {"name": "analyze_sentiment", "description": "Analyze the sentiment of a given text",
+     "query_parameters": {"text": {"type": "string", "required": True, "description": "The text to be analyzed"}},
+     "output_parameters": {"sentiment": {"type": "string"}}},
+    {"name": "create_todo", "description": "Create a new todo item",
+     "query_parameters": {"title": {"type": "string", "required": True, "description": "The title of the todo"},
+                          "due_date": {"type": "string", "description": "The due date"}},
+     "output_parameters": {"todo_id": {"type": "string"}}},
+    {"name": "get_weather", "description": "Weather for a day",
+     "query_parameters": {"city": {"type": "string", "required": True},
+                          "date": {"type": "string", "required": True, "description": "Date, YYYY-MM-DD"},
+                          "lng": {"type": "number", "description": "Longitude"},
+                          "language": {"type": "string", "description": "Language code"}}},
+    {"name": "SearchRestaurants", "query_parameters": {"locationId": {"type": "string", "required": True,
+                                                                      "description": "the geoId of the location"}},
+     "output_parameters": {"restaurants": {"type": "array"}}},
+    {"name": "SearchLocation", "query_parameters": {"query": {"type": "string", "required": True}},
+     "output_parameters": {"geoId": {"type": "string"}}},
+]
+
+
+@pytest.fixture(scope="module")
+def renames():
+    return load_tools(RENAMES)
+
+
+@pytest.mark.parametrize(("written", "meant", "value"), [
+    ("dt", "date", "2024-10-05"), ("day", "date", "2024-10-05"), ("lang", "language", "en"), ("town", "city", "Rome"),
+])
+def test_a_parameter_renamed_beyond_spelling_keeps_its_value(renames, written, meant, value):
+    arguments = {"city": "Rome", "date": "2024-10-05", "language": "en"}
+    arguments[written] = arguments.pop(meant)
+    report = analyse(renames, [Call("get_weather", arguments, "var1")])
+    assert report.repaired[0].arguments[meant] == value and not report.repaired_errors
+
+
+def test_a_stray_argument_fills_the_one_required_parameter_left_empty(renames):
+    report = analyse(renames, [call("analyze_sentiment", "var1", word="happy")])
+    assert report.repaired[0].arguments == {"text": "happy"}
+
+
+def test_a_stray_reference_goes_where_its_field_says(renames):
+    calls = [call("SearchLocation", "var1", query="Rome"), call("SearchRestaurants", "var2", geoId="$var1.geoId$")]
+    assert analyse(renames, calls).repaired[1].arguments == {"locationId": "$var1.geoId$"}
+
+
+def test_a_renamed_tool_is_taken_for_the_one_its_arguments_fit(renames):
+    calls = [call("create_task", "var1", title="Read", due_date="2024-10-01"), call("var_result", todo="$var1$")]
+    report = analyse(renames, calls)
+    assert [c.name for c in report.repaired] == ["create_todo", "var_result"] and not report.repaired_errors
+
+
+def test_a_required_value_the_request_states_is_filled_in(renames):
+    sample = Sample((call("get_weather", "var1", city="Rome"),), request="Weather in Rome on 2024-10-05, please")
+    assert analyze_sequence(sample, renames).repaired[0].arguments == {"city": "Rome", "date": "2024-10-05"}
+
+
+def test_a_sequence_without_errors_is_never_rewritten(renames):
+    # `query` matches `geoId`'s producer nowhere, yet nothing here is an error: leave it be.
+    calls = [call("SearchLocation", "var1", query="Rome"), call("SearchRestaurants", "var2", locationId="Rome")]
+    report = analyse(renames, calls)
+    assert report.passed and report.repaired == tuple(calls)
+
+
+def test_compression_drops_answers_that_refer_to_removed_calls(renames):
+    calls = [call("SearchLocation", "var1", query="Rome"), call("Nothing_like_it", "var2", zz=1),
+             call("var_result", place="$var1$", other="$var2.x$")]
+    report = analyse(renames, calls)
+    assert report.compressed[-1].arguments == {"place": "$var1$"}
