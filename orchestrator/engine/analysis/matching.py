@@ -81,6 +81,7 @@ def word_similarity(a: str, b: str) -> float:
     return len(x & y) / len(x | y)
 
 
+@lru_cache(maxsize=65536)
 def name_similarity(a: str, b: str) -> float:
     """Words of each name matched to their best counterpart in the other, both ways, averaged."""
     wa, wb = words(a), words(b)

@@ -102,6 +102,7 @@ class SequenceReport:
     compressed: tuple[Call, ...]
     compress_diff: tuple[str, ...]
     milliseconds: float
+    goals: Any = None  # a `sequence_goals.GoalReport` when goals were judged with the planner
 
     @property
     def tool_calls(self) -> int:
@@ -128,6 +129,7 @@ class BatchReport:
     mean_ms: float
     total_seconds: float
     warnings: tuple[str, ...] = ()  # what reading the tool specs had to guess or leave out
+    goals: dict[str, int] = field(default_factory=dict)  # sound / valid / optimal counts, when judged
 
 
 # --- analysis -----------------------------------------------------------------------------------
@@ -137,15 +139,23 @@ def analyze_batch(
     samples: Sequence[Sample],
     tools: ToolCatalog | None = None,
     on_progress: Callable[[int, int], None] | None = None,
+    judge: Callable[[Sample, ToolCatalog], Any] | None = None,
 ) -> BatchReport:
-    """Analyse every sample (with its own tools if it brings them, else `tools`)."""
+    """Analyse every sample (with its own tools if it brings them, else `tools`).
+
+    `judge` (`sequence_goals.judge_goals`) also judges each sequence against its goals with the
+    planner; it is passed in rather than imported, as it builds on this module.
+    """
     started = time.perf_counter()
     reports = []
     for index, sample in enumerate(samples):
         catalog = sample.tools or tools
         if catalog is None:
             raise ConcertoError(f"sample {index + 1} has no tools to be checked against: give a catalog or tool specs")
-        reports.append(analyze_sequence(sample, catalog, index))
+        report = analyze_sequence(sample, catalog, index)
+        if judge is not None:
+            report = replace(report, goals=judge(sample, catalog))
+        reports.append(report)
         if on_progress is not None:
             on_progress(index + 1, len(samples))
     catalogs = [tools, *(s.tools for s in samples)]
@@ -163,6 +173,8 @@ def summarize(reports: Sequence[SequenceReport], seconds: float, warnings: tuple
     calls = sum(r.tool_calls for r in reports)
     kept = sum(r.compressed_calls for r in reports)
     passed = sum(r.passed for r in reports)
+    judged = [r.goals for r in reports if r.goals is not None]
+    goals = {q: sum(bool(getattr(g, q)) for g in judged) for q in ("sound", "valid", "optimal")} if judged else {}
     return BatchReport(
         sequences=tuple(reports),
         count=len(reports),
@@ -178,6 +190,7 @@ def summarize(reports: Sequence[SequenceReport], seconds: float, warnings: tuple
         mean_ms=sum(r.milliseconds for r in reports) / len(reports) if reports else 0.0,
         total_seconds=seconds,
         warnings=warnings,
+        goals=goals,
     )
 
 
@@ -451,7 +464,8 @@ def repair(
         arguments = dict(call.arguments)
         if tool is not None:
             arguments = _fix_parameters(arguments, tool)
-        arguments = {k: _fix_references(v, k, scope) for k, v in arguments.items()}
+        # The answer's argument names are free labels, not parameters: no evidence of what is meant.
+        arguments = {k: _fix_references(v, k if tool is not None else "", scope) for k, v in arguments.items()}
         if tool is not None:
             for param in tool.missing(arguments):
                 source = scope.source_for(param, arguments)
