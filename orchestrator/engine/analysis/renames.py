@@ -95,10 +95,20 @@ _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
 
 
+_CONSTANT = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")  # CURRENCY_EXCHANGE_RATE
+
+
 def value_from_request(param: ToolParam, request: str, used: Iterable[Any]) -> Any | None:
-    """A literal for a required parameter left out, when the user's request states it plainly:
-    one of the parameter's allowed values it names, or the one date, number or quoted phrase
-    it has that no other argument already uses. None when it is not that clear."""
+    """A literal for a required parameter left out, when the spec or the user's request states
+    it plainly: the one constant the description spells out (`(In this case
+    CURRENCY_EXCHANGE_RATE)`), the one allowed value, one of the allowed values the request
+    names, or the one date, number or quoted phrase of the request that no other argument
+    already uses. None when it is not that clear."""
+    constants = list(dict.fromkeys(_CONSTANT.findall(param.description)))
+    if len(constants) == 1:
+        return constants[0]
+    if len(param.enum) == 1:
+        return param.enum[0]
     if not request:
         return None
     taken = {str(v) for v in used}

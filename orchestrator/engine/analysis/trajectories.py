@@ -160,7 +160,22 @@ def analyze_batch(
             on_progress(index + 1, len(samples))
     catalogs = [tools, *(s.tools for s in samples)]
     warnings = dict.fromkeys(w for c in catalogs if c is not None for w in c.warnings)
+    warnings.update(dict.fromkeys(_misread(samples, tools)))
     return summarize(reports, time.perf_counter() - started, tuple(warnings))
+
+
+def _misread(samples: Sequence[Sample], tools: ToolCatalog | None) -> list[str]:
+    """Tools that declare no parameters while calls pass them some: most likely a spec whose
+    inputs sit under a key the reader does not know, which would make every argument 'made up'."""
+    bare: Counter[str] = Counter()
+    for sample in samples:
+        catalog = sample.tools or tools
+        for call in sample.calls:
+            tool = catalog.get(call.name) if catalog is not None else None
+            if tool is not None and not tool.params and call.arguments:
+                bare[call.name] += 1
+    return [f"tool '{name}' declares no parameters, yet {count} call{'s pass' if count != 1 else ' passes'} arguments: "
+            "are its inputs listed under a key the reader does not know?" for name, count in bare.most_common()]
 
 
 def summarize(reports: Sequence[SequenceReport], seconds: float, warnings: tuple[str, ...] = ()) -> BatchReport:

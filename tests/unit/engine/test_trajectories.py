@@ -407,3 +407,9 @@ def test_compression_drops_answers_that_refer_to_removed_calls(renames):
              call("var_result", place="$var1$", other="$var2.x$")]
     report = analyse(renames, calls)
     assert report.compressed[-1].arguments == {"place": "$var1$"}
+
+
+def test_calls_passing_arguments_to_a_tool_that_declares_none_are_warned_about():
+    tools = load_tools([{"name": "Buses.FindBus", "inputs": [{"name": "origin"}]}])
+    report = analyze_batch([Sample((call("Buses.FindBus", "var1", origin="LA"),))], tools)
+    assert any("declares no parameters, yet 1 call passes" in w for w in report.warnings)
