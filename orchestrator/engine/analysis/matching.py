@@ -43,6 +43,7 @@ def words(text: str) -> tuple[str, ...]:
     return tuple(w.lower() for w in re.split(r"[^A-Za-z0-9]+", spaced) if w)
 
 
+@lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
     for suffix in ("ies", "es", "s"):
         if len(word) > len(suffix) + 2 and word.endswith(suffix):
@@ -71,6 +72,7 @@ def _trigrams(word: str) -> frozenset[str]:
     return frozenset(padded[i:i + 3] for i in range(len(padded) - 2))
 
 
+@lru_cache(maxsize=65536)
 def word_similarity(a: str, b: str) -> float:
     if a == b or _stem(a) == _stem(b):
         return 1.0

@@ -16,6 +16,7 @@ from typing import Any
 from . import matching
 from . import references as refs
 from .tools import Tool, ToolCatalog, ToolParam
+from .tools import norm as tools_norm
 
 PARAM_CUTOFF = 0.5
 TOOL_CUTOFF = 0.55
@@ -77,8 +78,9 @@ def tool_for(name: str, arguments: Mapping[str, Any], fields_read: Iterable[str]
         evidence = [by_name]
         if args:
             evidence.append(_share(args, [p.name for p in tool.params]))
-        if read and tool.outputs:
-            evidence.append(_share(read, list(tool.outputs)))
+        if read and tool.outputs:  # outputs are many (dozens of nested fields): by exact leaf name only
+            leaves = {tools_norm(o.rsplit(".", 1)[-1]) for o in tool.outputs}
+            evidence.append(sum(tools_norm(r.rsplit(".", 1)[-1]) in leaves for r in read) / len(read))
         score = sum(evidence) / len(evidence)
         if best is None or score > best[0]:
             best = (score, tool)
@@ -86,8 +88,9 @@ def tool_for(name: str, arguments: Mapping[str, Any], fields_read: Iterable[str]
 
 
 def _share(wanted: Sequence[str], have: Sequence[str]) -> float:
-    """How many of `wanted` names `have` holds (by name similarity), as a share."""
-    return sum(max((matching.name_similarity(w, h) for h in have), default=0.0) >= 0.8 for w in wanted) / len(wanted)
+    """How many of `wanted` names `have` holds (exactly, else by name similarity), as a share."""
+    exact = set(have)
+    return sum(w in exact or any(matching.name_similarity(w, h) >= 0.8 for h in have) for w in wanted) / len(wanted)
 
 
 _QUOTED = re.compile(r"""['"“‘]([^'"”’]{1,80})['"”’]""")
