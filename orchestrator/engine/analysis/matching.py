@@ -99,14 +99,20 @@ def name_similarity(a: str, b: str) -> float:
     return (forward + backward) / 2
 
 
+@lru_cache(maxsize=65536)
 def description_similarity(name: str, description: str) -> float:
     """The share of the name's words that the description uses (or abbreviates)."""
     wanted = [w for w in words(name) if w not in STOP]
-    said = {_stem(w) for w in words(description) if w not in STOP}
+    said = _said(description)
     if not wanted or not said:
         return 0.0
     hits = sum(1.0 if _stem(w) in said else 0.7 if any(abbreviates(w, s) for s in said) else 0.0 for w in wanted)
     return hits / len(wanted)
+
+
+@lru_cache(maxsize=4096)
+def _said(description: str) -> frozenset[str]:
+    return frozenset(_stem(w) for w in words(description) if w not in STOP)
 
 
 def type_fits(value: Any, kind: str) -> bool:

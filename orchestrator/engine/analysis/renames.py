@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from . import matching
@@ -20,6 +21,7 @@ from .tools import norm as tools_norm
 
 PARAM_CUTOFF = 0.5
 TOOL_CUTOFF = 0.55
+TOOL_SHORTLIST = 5
 REQUIRED_BONUS = 0.15  # a required parameter the call leaves empty is the likeliest home for a stray argument
 
 
@@ -71,26 +73,37 @@ def tool_for(name: str, arguments: Mapping[str, Any], fields_read: Iterable[str]
         return exact
     args = list(arguments)
     read = list(dict.fromkeys(fields_read))
-    best: tuple[float, Tool] | None = None
-    for tool in tools.tools.values():
-        by_name = max(matching.name_similarity(name, tool.name),
-                      0.8 * matching.description_similarity(name, tool.description))
-        evidence = [by_name]
-        if args:
-            evidence.append(_share(args, [p.name for p in tool.params]))
-        if read and tool.outputs:  # outputs are many (dozens of nested fields): by exact leaf name only
-            leaves = {tools_norm(o.rsplit(".", 1)[-1]) for o in tool.outputs}
-            evidence.append(sum(tools_norm(r.rsplit(".", 1)[-1]) in leaves for r in read) / len(read))
-        score = sum(evidence) / len(evidence)
-        if best is None or score > best[0]:
-            best = (score, tool)
-    return best[1] if best is not None and best[0] >= TOOL_CUTOFF else None
+    # A cheap pass (names compared exactly) picks a few contenders; only they get the fuzzy one.
+    rough = sorted(tools.tools.values(), key=lambda t: -_tool_score(name, args, read, t, fuzzy=False))[:TOOL_SHORTLIST]
+    scored = [(_tool_score(name, args, read, tool, fuzzy=True), -i, tool) for i, tool in enumerate(rough)]
+    if not scored:
+        return None
+    score, _, tool = max(scored, key=lambda s: s[:2])
+    return tool if score >= TOOL_CUTOFF else None
 
 
-def _share(wanted: Sequence[str], have: Sequence[str]) -> float:
-    """How many of `wanted` names `have` holds (exactly, else by name similarity), as a share."""
+def _tool_score(name: str, args: Sequence[str], read: Sequence[str], tool: Tool, fuzzy: bool) -> float:
+    by_name = max(matching.name_similarity(name, tool.name),
+                  0.8 * matching.description_similarity(name, tool.description))
+    evidence = [by_name]
+    if args:
+        evidence.append(_share(args, [p.name for p in tool.params], fuzzy))
+    if read and tool.outputs:  # outputs are many (dozens of nested fields): by exact leaf name only
+        leaves = _leaves(tool.outputs)
+        evidence.append(sum(tools_norm(r.rsplit(".", 1)[-1]) in leaves for r in read) / len(read))
+    return sum(evidence) / len(evidence)
+
+
+@lru_cache(maxsize=4096)
+def _leaves(outputs: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(tools_norm(o.rsplit(".", 1)[-1]) for o in outputs)
+
+
+def _share(wanted: Sequence[str], have: Sequence[str], fuzzy: bool = True) -> float:
+    """How many of `wanted` names `have` holds (exactly, or by name similarity), as a share."""
     exact = set(have)
-    return sum(w in exact or any(matching.name_similarity(w, h) >= 0.8 for h in have) for w in wanted) / len(wanted)
+    return sum(w in exact or fuzzy and any(matching.name_similarity(w, h) >= 0.8 for h in have)
+               for w in wanted) / len(wanted)
 
 
 _QUOTED = re.compile(r"""['"“‘]([^'"”’]{1,80})['"”’]""")
