@@ -83,8 +83,12 @@ def tool_for(name: str, arguments: Mapping[str, Any], fields_read: Iterable[str]
 
 
 def _tool_score(name: str, args: Sequence[str], read: Sequence[str], tool: Tool, fuzzy: bool) -> float:
-    by_name = max(matching.name_similarity(name, tool.name),
-                  0.8 * matching.description_similarity(name, tool.description))
+    if fuzzy:
+        by_name = max(matching.name_similarity(name, tool.name),
+                      0.8 * matching.description_similarity(name, tool.description))
+    else:  # words in common with the tool's name or description, exactly
+        written = set(matching.words(name))
+        by_name = len(written & _vocabulary(tool.name, tool.description)) / max(len(written), 1)
     evidence = [by_name]
     if args:
         evidence.append(_share(args, [p.name for p in tool.params], fuzzy))
@@ -92,6 +96,11 @@ def _tool_score(name: str, args: Sequence[str], read: Sequence[str], tool: Tool,
         leaves = _leaves(tool.outputs)
         evidence.append(sum(tools_norm(r.rsplit(".", 1)[-1]) in leaves for r in read) / len(read))
     return sum(evidence) / len(evidence)
+
+
+@lru_cache(maxsize=4096)
+def _vocabulary(name: str, description: str) -> frozenset[str]:
+    return frozenset(matching.words(name)) | frozenset(matching.words(description))
 
 
 @lru_cache(maxsize=4096)
