@@ -466,6 +466,7 @@ def repair(
     Required parameters left out are filled from earlier results, memory, or a value the user's
     `request` states plainly.
     """
+    calls = _relabel_reused(calls, memory)
     scope = _Scope(memory)
     out: list[tuple[int, Call]] = []
     for i, call in enumerate(calls):
@@ -492,6 +493,27 @@ def repair(
         out.append((i, Call(name, arguments, call.label)))
         scope.define(call.label, tool, name)
     return out
+
+
+def _relabel_reused(calls: Sequence[Call], memory: Mapping[str, Any]) -> Sequence[Call]:
+    """A label written twice (`var2`, `var2`) while a later call refers to one nothing defines
+    (`$var3$`): the second was meant to be that one. Only when there is one of each, and the
+    missing label is read after the second definition only."""
+    defined = [(i, c.label) for i, c in enumerate(calls) if c.label and c.name != RESULT]
+    seen: set[str] = set()
+    reused = []
+    for i, label in defined:
+        if label in seen:
+            reused.append(i)
+        seen.add(label)
+    reads = [(i, r.label) for i, c in enumerate(calls) for r in refs.in_value(dict(c.arguments)) if r.closed]
+    missing = {label for _, label in reads if label not in seen and label not in memory}
+    if len(reused) != 1 or len(missing) != 1:
+        return calls
+    again, (lost,) = reused[0], missing
+    if any(i <= again for i, label in reads if label == lost):
+        return calls
+    return [replace(c, label=lost) if i == again else c for i, c in enumerate(calls)]
 
 
 def _fields_read(later: Sequence[Call], label: str) -> list[str]:

@@ -413,3 +413,13 @@ def test_calls_passing_arguments_to_a_tool_that_declares_none_are_warned_about()
     tools = load_tools([{"name": "Buses.FindBus", "inputs": [{"name": "origin"}]}])
     report = analyze_batch([Sample((call("Buses.FindBus", "var1", origin="LA"),))], tools)
     assert any("declares no parameters, yet 1 call passes" in w for w in report.warnings)
+
+
+def test_a_label_written_twice_is_taken_for_the_one_the_answer_misses(tools):
+    calls = [call("SearchLocation", "var1", query="Rome"),
+             call("SearchHotels", "var2", geoId="$var1.geoId$", checkIn="2024-10-05"),
+             call("SearchHotels", "var2", geoId="$var1.geoId$", checkIn="2024-10-06"),
+             call("var_result", first="$var2$", second="$var3$")]
+    report = analyse(tools, calls)
+    assert kinds(report) == [(3, ErrorType.MISSING_MEMORY)]
+    assert [c.label for c in report.repaired] == ["var1", "var2", "var3", ""] and not report.repaired_errors
