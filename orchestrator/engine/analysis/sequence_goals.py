@@ -27,8 +27,8 @@ from ..planning.planner import Planner
 from ..planning.task import PlanningState
 from . import references as refs
 from .plan_validation import validate_plan
+from .sequences import RESULT, Call, Sample
 from .tools import Tool, ToolCatalog, ToolParam
-from .trajectories import RESULT, Call, Sample
 
 
 @dataclass(frozen=True)

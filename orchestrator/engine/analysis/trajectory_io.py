@@ -23,8 +23,9 @@ from ..catalog import toolspec
 from ..catalog.ontology import Ontology
 from ..catalog.spec import CatalogSpec
 from ..errors import ConcertoError, SpecError
+from .sequences import Call, Sample
 from .tools import Tool, ToolCatalog, ToolParam
-from .trajectories import BatchReport, Call, Sample
+from .trajectories import BatchReport
 
 MAX_SAMPLES = 10_000
 MAX_CALLS = 500
