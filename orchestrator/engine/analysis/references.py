@@ -88,3 +88,19 @@ def close_open(text: str, known: Callable[[str], bool]) -> str:
             out.append(match[0])
             last = match.end()
     return "".join(out)
+
+
+def keep_indexes(suggested: str, written: str) -> str:
+    """`$var1.author.id$` suggested for `$var1.author[0].idd$`: the indexes written stay where
+    the same field stays (`$var1.author[0].id$`), since a fix of a name is not a fix of which item."""
+    new, old = REF.fullmatch(suggested), REF.fullmatch(written)
+    if new is None or old is None or new[1] != old[1] or "[" not in old[2]:
+        return suggested
+    indexed = {}
+    for position, part in enumerate(p for p in old[2].split(".") if p):
+        name, _, rest = part.partition("[")
+        if rest:
+            indexed[(position, name)] = "[" + rest
+    parts = [p for p in new[2].split(".") if p]
+    kept = [part + indexed.get((position, part), "") for position, part in enumerate(parts)]
+    return f"${new[1]}.{'.'.join(kept)}$" if kept else suggested

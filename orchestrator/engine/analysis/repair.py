@@ -111,7 +111,8 @@ def _fix_references(value: Any, param: str, scope: Scope) -> Any:
             path = refs.field_path(match[2])
             if scope.check(match[1], path) is None:
                 return match[0]
-            return scope.suggest(match[1], path, param) or match[0]
+            suggested = scope.suggest(match[1], path, param)
+            return refs.keep_indexes(suggested, match[0]) if suggested else match[0]
 
         return REF.sub(swap, refs.close_open(text, scope.knows))
 

@@ -423,3 +423,9 @@ def test_a_label_written_twice_is_taken_for_the_one_the_answer_misses(tools):
     report = analyse(tools, calls)
     assert kinds(report) == [(3, ErrorType.MISSING_MEMORY)]
     assert [c.label for c in report.repaired] == ["var1", "var2", "var3", ""] and not report.repaired_errors
+
+
+def test_a_misspelt_field_under_an_index_keeps_the_index():
+    tools = load_tools(NESTED)
+    calls = [call("Books", "var1", keyword="x"), call("ByAuthor", "var2", authorID="$var1.author[0].idd$")]
+    assert analyse(tools, calls).repaired[1].arguments == {"authorID": "$var1.author[0].id$"}
