@@ -4,7 +4,8 @@ made-up argument, and a value for a required parameter left out.
 Each choice weighs several kinds of evidence through `matching`: names and their abbreviations,
 the specs' descriptions, types, the arguments the call gives, the fields later calls read from
 its result, and the words of the user's request. A choice is made only when the evidence
-clears a cutoff; otherwise the call is left as it was and stays flagged.
+clears a cutoff; otherwise the repair drops the made-up argument, removes the call to a made-up
+tool (reported as not fixed), or leaves the required parameter missing (still flagged).
 """
 
 from __future__ import annotations
