@@ -77,7 +77,9 @@ def _same(a: Sequence[Call], b: Sequence[Call]) -> bool:
 
 
 def gold_row(name: str, samples: list[Sample], tools: ToolCatalog) -> tuple[list[Any], list[str]]:
+    cpu = time.process_time()
     report = analyze_batch(samples, tools)
+    cpu_ms = 1000 * (time.process_time() - cpu) / max(len(samples), 1)
     kinds = Counter(tag.kind.value for seq in report.sequences for tag in seq.errors)
     flags = ", ".join(f"{k} {v}" for k, v in kinds.most_common()) or "none"
     changed = sum(not _same(s.repaired, s.calls) for s in report.sequences if s.passed)
@@ -87,7 +89,7 @@ def gold_row(name: str, samples: list[Sample], tools: ToolCatalog) -> tuple[list
     # Passed when only the tool calls are judged, the closing answer's references left unchecked.
     calls_only = sum(all(s.calls[t.call].name == RESULT for t in s.errors if t.call >= 0) for s in report.sequences)
     row = [name, len(tools), report.count, f"{report.passed}/{report.count}", f"{calls_only}/{report.count}",
-           f"{mended}/{flagged_count}", changed, f"{report.mean_ms:.2f}", flags]
+           f"{mended}/{flagged_count}", changed, f"{report.mean_ms:.2f}", f"{cpu_ms:.2f}", flags]
     return row, flagged + [f"warning: {w}" for w in report.warnings]
 
 
@@ -109,8 +111,10 @@ def broken_rows(name: str, samples: list[Sample], tools: ToolCatalog) -> tuple[l
     broken, sound = break_all(golds, tools)
     counts: dict[str, Counter[str]] = {kind: Counter() for kind in KINDS}
     for case in broken:
+        cpu = time.process_time()
         result = analyze_sequence(case.sample, tools)
         tally = counts[case.kind]
+        tally["cpu_us"] += round(1_000_000 * (time.process_time() - cpu))
         tally["cases"] += 1
         tally["flagged"] += bool(result.errors)
         tally["exact"] += _same(result.repaired, case.gold.calls)
@@ -120,7 +124,8 @@ def broken_rows(name: str, samples: list[Sample], tools: ToolCatalog) -> tuple[l
         tally = counts[kind]
         if tally["cases"]:
             rows.append([name, kind, tally["cases"], f"{tally['flagged']}/{tally['cases']}",
-                         f"{tally['exact']}/{tally['cases']}", f"{tally['us'] / 1000 / tally['cases']:.2f}"])
+                         f"{tally['exact']}/{tally['cases']}", f"{tally['us'] / 1000 / tally['cases']:.2f}",
+                         f"{tally['cpu_us'] / 1000 / tally['cases']:.2f}"])
     return rows, sound
 
 
@@ -175,7 +180,7 @@ def run(args: argparse.Namespace) -> None:
     count = sum(int(r[3].split("/")[1]) for r in total)
     calls_only = sum(int(r[4].split("/")[0]) for r in total)
     print(_table(["set", "tools", "sequences", "gold passed", "tool calls only", "flagged ones repaired to no error",
-                  "passed ones changed by repair", "ms per sequence", "flags by kind"], gold))
+                  "passed ones changed by repair", "ms per sequence", "CPU ms per sequence", "flags by kind"], gold))
     print(f"\nall three sets: {passed}/{count} gold passed ({calls_only}/{count} judging the tool calls only, "
           f"not the answer's references); refraction (published): {REFRACTION['gold passed']}, "
           f"{REFRACTION['seconds per sequence']} s per sequence")
@@ -184,7 +189,8 @@ def run(args: argparse.Namespace) -> None:
     print("\n(goals: what each gold sequence's var_result gathers; judged by the planner on a task compiled "
           "from the tool specs)")
     print()
-    print(_table(["set", "broken by", "sequences", "flagged", "repaired exactly", "ms per sequence"], broken, text=2))
+    print(_table(["set", "broken by", "sequences", "flagged", "repaired exactly", "ms per sequence",
+                  "CPU ms per sequence"], broken, text=2))
     cases = sum(r[2] for r in broken)
     flagged = sum(int(r[3].split("/")[0]) for r in broken)
     exact = sum(int(r[4].split("/")[0]) for r in broken)

@@ -38,6 +38,7 @@ def repair(
     """
     calls = _relabel_reused(calls, memory)
     scope = Scope(memory)
+    precedent = _precedents(calls)
     out: list[tuple[int, Call]] = []
     for i, call in enumerate(calls):
         tool = tools.get(call.name)
@@ -54,7 +55,9 @@ def repair(
         arguments = {k: _fix_references(v, k if tool is not None else "", scope) for k, v in arguments.items()}
         if tool is not None:
             for param in tool.missing(arguments):
-                source = scope.source_for(param, arguments)
+                source = precedent.get((name, param))
+                if source is None or any(scope.check(r.label, r.path) for r in refs.in_text(source)):
+                    source = scope.source_for(param, arguments)
                 if source is None:
                     spec = next(p for p in tool.params if p.name == param)
                     source = renames.value_from_request(spec, request, _literals(calls))
@@ -84,6 +87,18 @@ def _relabel_reused(calls: Sequence[Call], memory: Mapping[str, Any]) -> Sequenc
     if any(i <= again for i, label in reads if label == lost):
         return calls
     return [replace(c, label=lost) if i == again else c for i, c in enumerate(calls)]
+
+
+def _precedents(calls: Sequence[Call]) -> dict[tuple[str, str], str]:
+    """(tool, parameter) -> the one reference the sequence passes it elsewhere: when a call of
+    the same tool leaves that parameter out, the sequence's own choice is the likeliest fill
+    (`product_id` from the search that gave the details' `product_id`, not from the details)."""
+    seen: dict[tuple[str, str], set[str]] = {}
+    for call in calls:
+        for arg, value in call.arguments.items():
+            if refs.is_whole_reference(value):
+                seen.setdefault((call.name, arg), set()).add(value)
+    return {key: next(iter(values)) for key, values in seen.items() if len(values) == 1}
 
 
 def _fields_read(later: Sequence[Call], label: str) -> list[str]:

@@ -118,6 +118,10 @@ class Scope:
             hit = next((f for f in fields if _norm(f) == key), None)
             if hit:
                 return f"${label}.{hit}$"
+        for label, fields in self.producers():  # `cik` from `company.cik`: a field one level down
+            nested = [f for f in fields if "." in f and _norm(f.rsplit(".", 1)[-1]) == key]
+            if len(nested) == 1:
+                return f"${label}.{nested[0]}$"
         # `originEntityId` from an `entityId`: of the results that have one, prefer the result its
         # siblings (`originSkyId`, same prefix) already come from.
         partial = [(label, f) for label, fields in self.producers() for f in fields

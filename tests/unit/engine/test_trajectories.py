@@ -429,3 +429,22 @@ def test_a_misspelt_field_under_an_index_keeps_the_index():
     tools = load_tools(NESTED)
     calls = [call("Books", "var1", keyword="x"), call("ByAuthor", "var2", authorID="$var1.author[0].idd$")]
     assert analyse(tools, calls).repaired[1].arguments == {"authorID": "$var1.author[0].id$"}
+
+
+def test_a_dropped_reference_comes_back_as_the_sequence_passes_it_elsewhere(tools):
+    # Both results have a `geoId`; the other hotel search took it from var1, so this one does too.
+    two = load_tools([*TOOLS[:4], {"name": "Nearby", "query_parameters": {"geoId": {"required": True}},
+                                   "output_parameters": {"geoId": {}}}])
+    calls = [call("SearchLocation", "var1", query="Rome"),
+             call("SearchHotels", "var2", geoId="$var1.geoId$", checkIn="2024-10-05"),
+             call("Nearby", "var3", geoId="$var1.geoId$"),
+             call("SearchHotels", "var4", checkIn="2024-10-06")]
+    assert analyse(two, calls).repaired[3].arguments["geoId"] == "$var1.geoId$"
+
+
+def test_a_dropped_argument_is_filled_from_a_field_one_level_down():
+    tools = load_tools([{"name": "Sheet", "query_parameters": {"ticker": {"required": True}},
+                         "output_parameters": {"company": {"type": "object", "properties": {"cik": {}}}}},
+                        {"name": "Filings", "query_parameters": {"cik": {"required": True}}}])
+    calls = [call("Sheet", "var1", ticker="IBM"), call("Filings", "var2")]
+    assert analyse(tools, calls).repaired[1].arguments == {"cik": "$var1.company.cik$"}
