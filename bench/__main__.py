@@ -1,17 +1,19 @@
-"""`python -m bench [--only planning|validation|turns]`: the planning tables, the validation ones, chat turns.
+"""`python -m bench [--only planning|validation|turns|nestful]`: planning, validation, chat turns, NESTFUL.
 
 Each part reads its own options (`bench/planning.py`, `bench/validation.py`); `bench/turns.py`
-runs with its defaults here (`python -m bench.turns --help` for its own).
+runs with its defaults here (`python -m bench.turns --help` for its own); `bench/nestful.py` reads
+NESTFUL from the bench's own copy and skips with a message when it cannot have it.
 """
 
 import argparse
 import sys
 
-from . import planning, turns, validation
+from . import nestful, planning, turns, validation
 
 options = argparse.ArgumentParser(add_help=False)  # --help goes on to the planning part
-options.add_argument("--only", choices=("planning", "validation", "turns"))
+options.add_argument("--only", choices=("planning", "validation", "turns", "nestful"))
 validation.add_arguments(options)
+nestful.add_arguments(options)
 chosen, rest = options.parse_known_args()
 
 if chosen.only in (None, "planning"):
@@ -25,3 +27,7 @@ if chosen.only in (None, "turns"):  # chat turn latency through the Django servi
     if chosen.only is None:
         print()
     turns.main([])
+if chosen.only in (None, "nestful"):
+    if chosen.only is None:
+        print()
+    nestful.run(chosen)

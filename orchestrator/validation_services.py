@@ -22,7 +22,9 @@ from catalog_app.models import CatalogVersion, Workspace
 from catalog_app.planning import version_planner
 from catalog_app.selectors import version_spec
 from orchestrator.engine.analysis.plan_validation import Quality, ValidationReport, validate_plan
-from orchestrator.engine.analysis.trajectories import BatchReport, Sample, ToolCatalog, analyze_batch
+from orchestrator.engine.analysis.sequence_goals import judge_goals
+from orchestrator.engine.analysis.tools import ToolCatalog
+from orchestrator.engine.analysis.trajectories import BatchReport, Sample, analyze_batch
 from orchestrator.engine.analysis.trajectory_io import (
     DataError,
     load_samples,
@@ -89,10 +91,15 @@ def trajectory_samples(
 
 
 def trajectories_analyze(
-    *, samples: Any, version: CatalogVersion | None = None, tools: Any = None
+    *, samples: Any, version: CatalogVersion | None = None, tools: Any = None, goals: bool = False
 ) -> BatchReport:
-    """Analyse a batch in the caller's process (the command line, small API requests)."""
-    return analyze_batch(*trajectory_samples(samples=samples, version=version, tools=tools))
+    """Analyse a batch in the caller's process (the command line, small API requests).
+
+    With `goals`, each sequence is also judged sound / valid / optimal by the planner, with the
+    optimal alternative as a diff (tens of milliseconds a sequence: a planning task each).
+    """
+    read, catalog = trajectory_samples(samples=samples, version=version, tools=tools)
+    return analyze_batch(read, catalog, judge=judge_goals if goals else None)
 
 
 @transaction.atomic

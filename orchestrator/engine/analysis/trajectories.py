@@ -12,127 +12,32 @@ Per sequence: each call is tagged with its errors, the sequence is repaired (clo
 and parameter names, references pointed at the call that really produces the field, missing
 required parameters filled from memory or earlier results) and compressed (calls still broken,
 exact repeats and superseded failed attempts removed). Per batch: pass rate, compression rate,
-troubled indices, failures per tool, time per sequence. Reading files is `trajectory_io`'s job.
+troubled indices, failures per tool, time per sequence.
+
+This module runs the analysis and reports it; the parts live beside it: `sequences` (calls,
+samples, error kinds), `tools`, `references`, `scope` (what a call can refer to), `tagging`,
+`repair` (with compression), `matching` and `renames` (what a broken call meant),
+`sequence_goals` (goals through the planner), `trajectory_io` (reading files).
 """
 
 from __future__ import annotations
 
 import difflib
-import json
-import re
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import ConcertoError
+from .repair import compress, repair
+from .sequences import RESULT, Call, ErrorTag, ErrorType, Sample
+from .tagging import goal_errors, tag_calls
+from .tools import ToolCatalog
 
-RESULT = "var_result"
-_REF = re.compile(r"\$([^$\s.]+)(?:\.([^$]+))?\$")
-TOOL_MATCH = 0.85  # how alike a made-up tool name must be to a real one to be taken for it
-PARAM_MATCH = 0.75
-FIELD_MATCH = 0.6
-
-
-class ErrorType(StrEnum):
-    MADE_UP_TOOL = "made_up_tool"
-    MADE_UP_PARAMETER = "made_up_parameter"
-    MISSING_PARAMETER = "missing_parameter"
-    MISSING_MEMORY = "missing_memory"  # a reference to a result or memory item that is not there
-    WRONG_ASSIGNMENT = "wrong_assignment"  # a reference to a field the result it names does not have
-    GOAL_NOT_MET = "goal_not_met"  # sequence level: a goal annotation the calls do not reach
-
-
-@dataclass(frozen=True)
-class ErrorTag:
-    kind: ErrorType
-    call: int  # index of the call in its sequence; -1 for the sequence as a whole
-    detail: str
-
-    def __str__(self) -> str:
-        where = f"call {self.call + 1}" if self.call >= 0 else "sequence"
-        return f"{where}: {self.kind.value.replace('_', ' ')}: {self.detail}"
-
-
-# --- tools --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ToolParam:
-    name: str
-    required: bool = False
-    aliases: tuple[str, ...] = ()  # other argument names it accepts (subtypes of a catalog element)
-
-
-@dataclass(frozen=True)
-class Tool:
-    name: str
-    params: tuple[ToolParam, ...] = ()
-    outputs: tuple[str, ...] = ()  # dotted for nested fields; empty: the result's shape is unknown
-    # Alternative sets of required parameters (a catalog skill's modes); empty: the `required` flags.
-    signatures: tuple[tuple[str, ...], ...] = ()
-
-    def param_for(self, argument: str) -> str | None:
-        for param in self.params:
-            if argument == param.name or argument in param.aliases:
-                return param.name
-        return None
-
-    def missing(self, arguments: Iterable[str]) -> list[str]:
-        """Required parameters absent from `arguments`, for the signature that lacks the fewest."""
-        given = {self.param_for(a) for a in arguments}
-        signatures = self.signatures or (tuple(p.name for p in self.params if p.required),)
-        lacking = [[p for p in signature if p not in given] for signature in signatures]
-        return min(lacking, key=len)
-
-
-class ToolCatalog:
-    def __init__(self, tools: Iterable[Tool]):
-        self.tools = {tool.name: tool for tool in tools}
-        self._by_norm = {_norm(name): tool for name, tool in self.tools.items()}
-
-    def __len__(self) -> int:
-        return len(self.tools)
-
-    def get(self, name: str) -> Tool | None:
-        return self.tools.get(name)
-
-    def closest(self, name: str) -> Tool | None:
-        """The real tool a made-up name most likely meant (`Tripadvisor_Search_Hotels`), if any."""
-        key = _norm(name)
-        if key in self._by_norm:
-            return self._by_norm[key]
-        close = difflib.get_close_matches(key, list(self._by_norm), n=1, cutoff=TOOL_MATCH)
-        return self._by_norm[close[0]] if close else None
-
-
-# --- sequences ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Call:
-    name: str
-    arguments: Mapping[str, Any] = field(default_factory=dict)
-    label: str = ""
-
-    @property
-    def line(self) -> str:
-        args = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False, default=str)}" for k, v in self.arguments.items())
-        call = f"{self.name}({args})"
-        return f"{self.label} = {call}" if self.label else call
-
-
-@dataclass(frozen=True)
-class Sample:
-    """One recorded sequence with what was known at its start and, optionally, its goals."""
-
-    calls: tuple[Call, ...]
-    memory: Mapping[str, Any] = field(default_factory=dict)
-    goals: tuple[str, ...] = ()  # tool names that must be called, or fields that must be obtained
-    ident: str = ""
-    tools: ToolCatalog | None = None  # the sample's own tools, when it brings them
+# The names callers import from here (the analysis' front door).
+__all__ = ["RESULT", "BatchReport", "Call", "ErrorTag", "ErrorType", "Sample", "SequenceReport", "analyze_batch",
+           "analyze_sequence", "compress", "goal_errors", "repair", "summarize", "tag_calls"]
 
 
 @dataclass(frozen=True)
@@ -148,6 +53,7 @@ class SequenceReport:
     compressed: tuple[Call, ...]
     compress_diff: tuple[str, ...]
     milliseconds: float
+    goals: Any = None  # a `sequence_goals.GoalReport` when goals were judged with the planner
 
     @property
     def tool_calls(self) -> int:
@@ -173,6 +79,8 @@ class BatchReport:
     errors_per_type: dict[str, int]
     mean_ms: float
     total_seconds: float
+    warnings: tuple[str, ...] = ()  # what reading the tool specs had to guess or leave out
+    goals: dict[str, int] = field(default_factory=dict)  # sound / valid / optimal counts, when judged
 
 
 # --- analysis -----------------------------------------------------------------------------------
@@ -182,21 +90,46 @@ def analyze_batch(
     samples: Sequence[Sample],
     tools: ToolCatalog | None = None,
     on_progress: Callable[[int, int], None] | None = None,
+    judge: Callable[[Sample, ToolCatalog], Any] | None = None,
 ) -> BatchReport:
-    """Analyse every sample (with its own tools if it brings them, else `tools`)."""
+    """Analyse every sample (with its own tools if it brings them, else `tools`).
+
+    `judge` (`sequence_goals.judge_goals`) also judges each sequence against its goals with the
+    planner; it is passed in rather than imported, as it builds on this module.
+    """
     started = time.perf_counter()
     reports = []
     for index, sample in enumerate(samples):
         catalog = sample.tools or tools
         if catalog is None:
             raise ConcertoError(f"sample {index + 1} has no tools to be checked against: give a catalog or tool specs")
-        reports.append(analyze_sequence(sample, catalog, index))
+        report = analyze_sequence(sample, catalog, index)
+        if judge is not None:
+            report = replace(report, goals=judge(sample, catalog))
+        reports.append(report)
         if on_progress is not None:
             on_progress(index + 1, len(samples))
-    return summarize(reports, time.perf_counter() - started)
+    catalogs = [tools, *(s.tools for s in samples)]
+    warnings = dict.fromkeys(w for c in catalogs if c is not None for w in c.warnings)
+    warnings.update(dict.fromkeys(_misread(samples, tools)))
+    return summarize(reports, time.perf_counter() - started, tuple(warnings))
 
 
-def summarize(reports: Sequence[SequenceReport], seconds: float) -> BatchReport:
+def _misread(samples: Sequence[Sample], tools: ToolCatalog | None) -> list[str]:
+    """Tools that declare no parameters while calls pass them some: most likely a spec whose
+    inputs sit under a key the reader does not know, which would make every argument 'made up'."""
+    bare: Counter[str] = Counter()
+    for sample in samples:
+        catalog = sample.tools or tools
+        for call in sample.calls:
+            tool = catalog.get(call.name) if catalog is not None else None
+            if tool is not None and not tool.params and call.arguments:
+                bare[call.name] += 1
+    return [f"tool '{name}' declares no parameters, yet {count} call{'s pass' if count != 1 else ' passes'} arguments: "
+            "are its inputs listed under a key the reader does not know?" for name, count in bare.most_common()]
+
+
+def summarize(reports: Sequence[SequenceReport], seconds: float, warnings: tuple[str, ...] = ()) -> BatchReport:
     failures: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
     for report in reports:
@@ -206,6 +139,8 @@ def summarize(reports: Sequence[SequenceReport], seconds: float) -> BatchReport:
     calls = sum(r.tool_calls for r in reports)
     kept = sum(r.compressed_calls for r in reports)
     passed = sum(r.passed for r in reports)
+    judged = [r.goals for r in reports if r.goals is not None]
+    goals = {q: sum(bool(getattr(g, q)) for g in judged) for q in ("sound", "valid", "optimal")} if judged else {}
     return BatchReport(
         sequences=tuple(reports),
         count=len(reports),
@@ -220,6 +155,8 @@ def summarize(reports: Sequence[SequenceReport], seconds: float) -> BatchReport:
         errors_per_type=dict(kinds.most_common()),
         mean_ms=sum(r.milliseconds for r in reports) / len(reports) if reports else 0.0,
         total_seconds=seconds,
+        warnings=warnings,
+        goals=goals,
     )
 
 
@@ -227,7 +164,8 @@ def analyze_sequence(sample: Sample, tools: ToolCatalog, index: int = 0) -> Sequ
     started = time.perf_counter()
     calls = list(sample.calls)
     errors = tag_calls(calls, tools, sample.memory) + goal_errors(calls, tools, sample.memory, sample.goals)
-    pairs = repair(calls, tools, sample.memory)
+    # A sequence without errors is left exactly as it is: a repair could only make it worse.
+    pairs = repair(calls, tools, sample.memory, sample.request) if errors else list(enumerate(calls))
     repaired = [call for _, call in pairs]
     still = tag_calls(repaired, tools, sample.memory) + goal_errors(repaired, tools, sample.memory, sample.goals)
     still += _dropped(calls, {origin for origin, _ in pairs})
@@ -256,305 +194,6 @@ def _dropped(calls: Sequence[Call], kept: set[int]) -> list[ErrorTag]:
         for i, call in enumerate(calls)
         if i not in kept
     ]
-
-
-# --- memory -------------------------------------------------------------------------------------
-
-
-class _Scope:
-    """What a call can refer to: results of earlier calls (by label) and memory."""
-
-    def __init__(self, memory: Mapping[str, Any]):
-        self.fields: dict[str, tuple[str, ...] | None] = {}  # label -> its fields (None: shape unknown)
-        self.items: set[str] = set()  # memory values referred to as `$name$`
-        self.order: list[str] = []  # labels, most recent last
-        self.dead: set[str] = set()  # labels of calls to tools that do not exist: they produced nothing
-        for key, value in memory.items():
-            if isinstance(value, Mapping):
-                self._add(key, tuple(_flatten(value)))
-            else:
-                self.items.add(key)
-
-    def define(self, label: str, tool: Tool | None, name: str) -> None:
-        if not label:
-            return
-        if tool is None and name != RESULT:
-            self.dead.add(label)
-            self.fields.pop(label, None)
-            return
-        self.dead.discard(label)
-        # A tool that declares no outputs (or var_result) has a result of unknown shape.
-        self._add(label, tool.outputs if tool is not None and tool.outputs else None)
-
-    def _add(self, label: str, fields: tuple[str, ...] | None) -> None:
-        self.fields[label] = fields
-        if label in self.order:
-            self.order.remove(label)
-        self.order.append(label)
-
-    def check(self, label: str, path: str | None) -> ErrorType | None:
-        if label in self.fields:
-            known = self.fields[label]
-            if path is None or known is None or _has_field(known, path):
-                return None
-            return ErrorType.WRONG_ASSIGNMENT
-        if label in self.items and path is None:
-            return None
-        return ErrorType.WRONG_ASSIGNMENT if label in self.items else ErrorType.MISSING_MEMORY
-
-    def producers(self) -> Iterator[tuple[str, tuple[str, ...]]]:
-        """(label, fields) of results with a known shape, the most recent first."""
-        for label in reversed(self.order):
-            known = self.fields[label]
-            if known:
-                yield label, known
-
-    def suggest(self, label: str, path: str | None, param: str) -> str | None:
-        """The reference most likely meant where `$label.path$` resolves to nothing."""
-        wanted = [_norm(path)] if path else []
-        if label in self.fields and self.fields[label] and path:  # a misspelt field of the right result
-            close = _closest(path, self.fields[label] or (), FIELD_MATCH)
-            if close:
-                return f"${label}.{close}$"
-        for key in (*wanted, _norm(param)):
-            for other, fields in self.producers():
-                hit = next((f for f in fields if _norm(f) == key), None)
-                if hit:
-                    return f"${other}.{hit}$"
-            item = next((i for i in self.items if _norm(i) == key), None)
-            if item:
-                return f"${item}$"
-        return None
-
-    def source_for(self, param: str, arguments: Mapping[str, Any]) -> str | None:
-        """A reference to fill a missing required parameter with, if memory or a result has it."""
-        key = _norm(param)
-        item = next((i for i in self.items if _norm(i) == key), None)
-        if item:
-            return f"${item}$"
-        for label, fields in self.producers():
-            hit = next((f for f in fields if _norm(f) == key), None)
-            if hit:
-                return f"${label}.{hit}$"
-        # `originEntityId` from an `entityId`: of the results that have one, prefer the result its
-        # siblings (`originSkyId`, same prefix) already come from.
-        partial = [(label, f) for label, fields in self.producers() for f in fields
-                   if len(_norm(f)) > 1 and key.endswith(_norm(f)) and key != _norm(f)]
-        if not partial:
-            return None
-        for label, found in partial:
-            prefix = key[: -len(_norm(found))]
-            siblings = [v for k, v in arguments.items() if _norm(k).startswith(prefix) and isinstance(v, str)]
-            if any(ref[0] == label for value in siblings for ref in _REF.findall(value)):
-                return f"${label}.{found}$"
-        label, found = partial[0]
-        return f"${label}.{found}$"
-
-
-def _flatten(value: Mapping[str, Any], prefix: str = "", depth: int = 0) -> Iterator[str]:
-    for key, inner in value.items():
-        name = f"{prefix}{key}"
-        yield name
-        if isinstance(inner, Mapping) and depth < 5:
-            yield from _flatten(inner, f"{name}.", depth + 1)
-
-
-def _has_field(fields: tuple[str, ...], path: str) -> bool:
-    return any(f == path or path.startswith(f"{f}.") or f.startswith(f"{path}.") for f in fields)
-
-
-def _norm(name: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", name.lower())
-
-
-def _closest(name: str, choices: Iterable[str], cutoff: float) -> str | None:
-    by_norm = {_norm(c): c for c in choices}
-    key = _norm(name)
-    if key in by_norm:
-        return by_norm[key]
-    close = difflib.get_close_matches(key, list(by_norm), n=1, cutoff=cutoff)
-    return by_norm[close[0]] if close else None
-
-
-def _references(value: Any, depth: int = 0) -> Iterator[tuple[str, str | None, str]]:
-    """(label, field or None, reference text) of every reference in an argument value."""
-    if isinstance(value, str):
-        for match in _REF.finditer(value):
-            yield match[1], match[2], match[0]
-    elif isinstance(value, Mapping) and depth < 10:
-        for inner in value.values():
-            yield from _references(inner, depth + 1)
-    elif isinstance(value, list | tuple) and depth < 10:
-        for inner in value:
-            yield from _references(inner, depth + 1)
-
-
-def _map_strings(value: Any, change: Callable[[str], str], depth: int = 0) -> Any:
-    if isinstance(value, str):
-        return change(value)
-    if isinstance(value, Mapping) and depth < 10:
-        return {k: _map_strings(v, change, depth + 1) for k, v in value.items()}
-    if isinstance(value, list | tuple) and depth < 10:
-        return [_map_strings(v, change, depth + 1) for v in value]
-    return value
-
-
-# --- tagging ------------------------------------------------------------------------------------
-
-
-def tag_calls(calls: Sequence[Call], tools: ToolCatalog, memory: Mapping[str, Any]) -> list[ErrorTag]:
-    """Every error of every call, in order."""
-    scope = _Scope(memory)
-    tags: list[ErrorTag] = []
-    for i, call in enumerate(calls):
-        tool = tools.get(call.name)
-        if tool is None and call.name != RESULT:
-            tags.append(ErrorTag(ErrorType.MADE_UP_TOOL, i, call.name))
-        if tool is not None:
-            tags += [ErrorTag(ErrorType.MADE_UP_PARAMETER, i, f"{call.name} has no parameter '{arg}'")
-                     for arg in call.arguments if tool.param_for(arg) is None]
-            tags += [ErrorTag(ErrorType.MISSING_PARAMETER, i, f"{call.name} needs '{p}'")
-                     for p in tool.missing(call.arguments)]
-        for arg, value in call.arguments.items():
-            for label, path, text in _references(value):
-                kind = scope.check(label, path)
-                if kind is not None:
-                    tags.append(ErrorTag(kind, i, f"{arg}={text}"))
-        scope.define(call.label, tool, call.name)
-    return tags
-
-
-def goal_errors(
-    calls: Sequence[Call], tools: ToolCatalog, memory: Mapping[str, Any], goals: Sequence[str]
-) -> list[ErrorTag]:
-    called = {c.name for c in calls if tools.get(c.name) is not None}
-    obtained = set(memory) | {f for c in calls if (t := tools.get(c.name)) for f in t.outputs}
-    for value in memory.values():
-        if isinstance(value, Mapping):
-            obtained.update(_flatten(value))
-    return [
-        ErrorTag(ErrorType.GOAL_NOT_MET, -1, f"{goal} is never {'called' if goal in tools.tools else 'obtained'}")
-        for goal in goals
-        if goal not in called and goal not in obtained
-    ]
-
-
-# --- repair -------------------------------------------------------------------------------------
-
-
-def repair(calls: Sequence[Call], tools: ToolCatalog, memory: Mapping[str, Any]) -> list[tuple[int, Call]]:
-    """The repaired calls, each with the index of the recorded call it comes from.
-
-    A call to a made-up tool that resembles no real one is dropped; references to its result are
-    then pointed elsewhere where another result has the field.
-    """
-    scope = _Scope(memory)
-    out: list[tuple[int, Call]] = []
-    for i, call in enumerate(calls):
-        tool = tools.get(call.name)
-        name = call.name
-        if tool is None and name != RESULT:
-            tool = tools.closest(name)
-            if tool is None:
-                continue
-            name = tool.name
-        arguments = dict(call.arguments)
-        if tool is not None:
-            arguments = _fix_parameters(arguments, tool)
-        arguments = {k: _fix_references(v, k, scope) for k, v in arguments.items()}
-        if tool is not None:
-            for param in tool.missing(arguments):
-                source = scope.source_for(param, arguments)
-                if source is not None:
-                    arguments[param] = source
-        out.append((i, Call(name, arguments, call.label)))
-        scope.define(call.label, tool, name)
-    return out
-
-
-def _fix_parameters(arguments: dict[str, Any], tool: Tool) -> dict[str, Any]:
-    """Made-up parameters renamed to the closest free real one, else dropped; order kept."""
-    taken = {tool.param_for(arg) for arg in arguments} - {None}
-    names: dict[str, str] = {}
-    for arg in arguments:
-        if tool.param_for(arg) is not None:
-            names[arg] = arg
-            continue
-        target = _closest(arg, [p.name for p in tool.params if p.name not in taken], PARAM_MATCH)
-        if target is not None:
-            names[arg] = target
-            taken.add(target)
-    return {names[arg]: value for arg, value in arguments.items() if arg in names}
-
-
-def _fix_references(value: Any, param: str, scope: _Scope) -> Any:
-    def fix(text: str) -> str:
-        def swap(match: re.Match[str]) -> str:
-            if scope.check(match[1], match[2]) is None:
-                return match[0]
-            return scope.suggest(match[1], match[2], param) or match[0]
-
-        return _REF.sub(swap, text)
-
-    return _map_strings(value, fix)
-
-
-# --- compression --------------------------------------------------------------------------------
-
-
-def compress(
-    pairs: Sequence[tuple[int, Call]], tools: ToolCatalog, memory: Mapping[str, Any], broken: set[int]
-) -> list[Call]:
-    """The repaired sequence without what it does not need.
-
-    Removed: calls the repair could not fix (and, in turn, calls that needed them), exact repeats
-    of an earlier call (references to a repeat move to the original), and recorded failures that
-    a later call to the same tool superseded when nothing uses their result.
-    """
-    kept = list(pairs)
-    while True:
-        tags = tag_calls([c for _, c in kept], tools, memory)
-        bad = {t.call for t in tags if t.call >= 0 and kept[t.call][1].name != RESULT}
-        if not bad:
-            break
-        kept = [pair for k, pair in enumerate(kept) if k not in bad]
-    kept = _drop_repeats(kept)
-    return [call for _, call in _drop_superseded(kept, broken)]
-
-
-def _drop_repeats(pairs: list[tuple[int, Call]]) -> list[tuple[int, Call]]:
-    rename: dict[str, str] = {}
-    seen: dict[tuple[str, str], str] = {}
-    out = []
-
-    def relabel(text: str) -> str:
-        return _REF.sub(lambda m: f"${rename.get(m[1], m[1])}{'.' + m[2] if m[2] else ''}$", text)
-
-    for origin, call in pairs:
-        arguments = _map_strings(dict(call.arguments), relabel)
-        key = (call.name, json.dumps(arguments, sort_keys=True, default=str))
-        # A repeat is dropped, unless its result is referred to and the original has no label.
-        if call.name != RESULT and key in seen and (seen[key] or not call.label):
-            if call.label:
-                rename[call.label] = seen[key]
-            continue
-        if call.label:
-            rename.pop(call.label, None)  # a label used again names this new result from here on
-        seen[key] = call.label
-        out.append((origin, Call(call.name, arguments, call.label)))
-    return out
-
-
-def _drop_superseded(pairs: list[tuple[int, Call]], broken: set[int]) -> list[tuple[int, Call]]:
-    out = []
-    for k, (origin, call) in enumerate(pairs):
-        later = [c for _, c in pairs[k + 1:]]
-        retried = any(c.name == call.name for c in later)
-        used = call.label and any(ref[0] == call.label for c in later for ref in _references(dict(c.arguments)))
-        if origin in broken and retried and not used and call.name != RESULT:
-            continue
-        out.append((origin, call))
-    return out
 
 
 def _diff(old: Sequence[str], new: Sequence[str]) -> list[str]:

@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 from ..catalog import toolspec
 from ..catalog.ontology import Ontology
 from ..catalog.spec import CatalogSpec
 from ..errors import ConcertoError, SpecError
-from .trajectories import BatchReport, Call, Sample, Tool, ToolCatalog, ToolParam
+from .sequences import Call, Sample
+from .tools import Tool, ToolCatalog, ToolParam
+from .trajectories import BatchReport
 
 MAX_SAMPLES = 10_000
 MAX_CALLS = 500
@@ -77,24 +79,104 @@ def tools_from_catalog(spec: CatalogSpec) -> ToolCatalog:
 
 
 def load_tools(data: Any, path: str = "tools") -> ToolCatalog:
-    """Tools from decoded specs, read by the studio's importer (OpenAPI 3 or function specs)."""
+    """Tools from decoded specs, read by the studio's importer (OpenAPI 3 or function specs).
+
+    `data` may also be a list of OpenAPI documents (NESTFUL ships one file per tool). A tool name
+    seen twice keeps its first spec, with a warning: refusing the whole file would leave nothing
+    to analyse against, and the first spec is the one a reader of the file meets first.
+    """
     data = _maybe_json(data, path)
     if isinstance(data, list) and len(data) > MAX_TOOLS:
         raise DataError(path, f"{len(data):,} tools; the limit is {MAX_TOOLS:,}")
+    warnings: list[str] = []
+    if isinstance(data, list) and data and all(_is_openapi(d) for d in data):
+        specs = [spec for i, doc in enumerate(data) for spec in _parse(doc, f"{path}[{i}]")]
+    else:
+        items, where = _function_items(data, path)
+        if items is None:
+            specs = _parse(data, path)
+        else:
+            warnings += _unread_keys(items, where)
+            specs = _parse(_first_of_each(items, where, warnings), path)
+    kept: dict[str, toolspec.ToolSpec] = {}
+    for spec in specs:
+        if spec.name in kept:
+            warnings.append(f"{path}: tool '{spec.name}' is specified twice; the first spec is kept")
+            continue
+        kept[spec.name] = spec
+    return ToolCatalog((_tool(spec) for spec in kept.values()), warnings)
+
+
+def _is_openapi(doc: Any) -> bool:
+    return isinstance(doc, Mapping) and ("openapi" in doc or "swagger" in doc)
+
+
+def _parse(data: Any, path: str) -> list[toolspec.ToolSpec]:
     try:
-        specs = toolspec.parse_tools(data)
+        return toolspec.parse_tools(data)
     except SpecError as exc:
         first = exc.issues[0]
         more = f" (and {len(exc.issues) - 1} more)" if len(exc.issues) > 1 else ""
         where = f"{path}{'' if first.path.startswith('[') or not first.path else '.'}{first.path}"
         raise DataError(where, f"{first.message}{more}") from None
-    return ToolCatalog(_tool(spec) for spec in specs)
+
+
+def _function_items(data: Any, path: str) -> tuple[list[Any] | None, str]:
+    """The raw list of function specs, when `data` is one (else None: an OpenAPI document)."""
+    if isinstance(data, list):
+        return data, path
+    if isinstance(data, Mapping) and not _is_openapi(data):
+        for key in ("tools", "functions"):
+            if isinstance(data.get(key), list):
+                return data[key], f"{path}.{key}"
+    return None, path
+
+
+def _first_of_each(items: list[Any], path: str, warnings: list[str]) -> list[Any]:
+    seen: set[str] = set()
+    out = []
+    for i, item in enumerate(items):
+        inner = item.get("function") if isinstance(item, Mapping) and isinstance(item.get("function"), Mapping) \
+            else item
+        name = inner.get("name") if isinstance(inner, Mapping) else None
+        if isinstance(name, str) and name.strip() in seen:
+            warnings.append(f"{path}[{i}]: tool '{name.strip()}' is specified twice; the first spec is kept")
+            continue
+        if isinstance(name, str):
+            seen.add(name.strip())
+        out.append(item)
+    return out
+
+
+# Keys of a function spec that say nothing about its inputs and outputs.
+_KNOWN_KEYS = {*toolspec.INPUT_KEYS, *toolspec.OUTPUT_KEYS, "name", "description", "method", "endpoint", "host",
+               "url", "output_parser", "type", "function", "strict", "returns", "required", "examples", "tags",
+               "summary", "version", "id"}
+
+
+def _unread_keys(items: list[Any], path: str) -> list[str]:
+    """A spec whose parameters sit under a key nobody reads would make every argument 'made up'."""
+    warnings = []
+    for i, item in enumerate(items):
+        if not isinstance(item, Mapping):
+            continue
+        odd = [k for k, v in item.items() if k not in _KNOWN_KEYS and isinstance(v, Mapping | list) and v]
+        if odd:
+            warnings.append(f"{path}[{i}] ({item.get('name', '?')}): '{', '.join(map(str, odd))}' not read "
+                            "as parameters; its calls' arguments will look made up")
+    return warnings
 
 
 def _tool(spec: toolspec.ToolSpec) -> Tool:
-    required = {p.name for p in spec.required_inputs()}
-    params = tuple(ToolParam(p.name, required=p.name in required) for p in spec.inputs)
-    return Tool(spec.name, params, tuple(p.name for p in spec.outputs))
+    # JSON Schema's reading: a parameter is required only when the spec says so. (The catalog
+    # importer takes every input when a spec marks none, to plan safely; tagging a recorded call
+    # that way flags every optional parameter it left out.)
+    params = tuple(
+        ToolParam(p.name, required=p.required, description=p.description, type=p.type, enum=p.enum)
+        for p in spec.inputs
+    )
+    outputs = tuple(dict.fromkeys(f for p in spec.outputs for f in (p.name, *(f"{p.name}.{f}" for f in p.fields))))
+    return Tool(spec.name, params, outputs, description=spec.description)
 
 
 # --- samples ------------------------------------------------------------------------------------
@@ -119,7 +201,7 @@ def load_samples(data: Any, path: str = "samples") -> list[Sample]:
         raise DataError(path, f"{len(data):,} samples; the limit is {MAX_SAMPLES:,}")
     samples = [_sample(item, f"{path}[{i}]", i) for i, item in enumerate(data)]
     if shared is not None:
-        samples = [s if s.tools else Sample(s.calls, s.memory, s.goals, s.ident, shared) for s in samples]
+        samples = [s if s.tools else replace(s, tools=shared) for s in samples]
     return samples
 
 
@@ -144,7 +226,13 @@ def _sample(item: Any, path: str, index: int) -> Sample:
         goals=tuple(_goals(item.get("goals") or [], f"{path}.goals")),
         ident=str(item.get("sample_id", item.get("id", index))),
         tools=tools,
+        request=_request(item),
     )
+
+
+def _request(item: Mapping[str, Any]) -> str:
+    text = next((item[k] for k in ("input", "query", "utterance", "request") if k in item), "")
+    return text if isinstance(text, str) else ""
 
 
 def _call(item: Any, path: str) -> Call:

@@ -10,7 +10,7 @@ Two steps, kept apart so each is reusable:
    person to review; `apply_proposal` adds the chosen part to a spec.
 
 Function specs follow the function-calling style used by NESTFUL and OpenAI tools: a list of
-`{name, description, parameters | query_parameters, output_parameters}`, where parameters are a
+`{name, description, parameters | query_parameters | arguments, output_parameters}`, where parameters are a
 JSON-schema object, a mapping of name to schema (or to a type name), or a list of `{name, ...}`.
 """
 
@@ -27,7 +27,8 @@ from .spec_io import decode
 from .suggest import did_you_mean, normalize
 
 HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
-INPUT_KEYS = ("parameters", "query_parameters")
+# `arguments`: how the original SGD-derived NESTFUL specs list inputs.
+INPUT_KEYS = ("parameters", "query_parameters", "arguments")
 OUTPUT_KEYS = ("output_parameters",)
 
 
@@ -43,6 +44,9 @@ class ToolParam:
     enum: tuple[str, ...] = ()
     pattern: str = ""
     sensitive: bool = False  # `format: password`, `writeOnly` or `x-sensitive`
+    # Dotted paths of the fields inside an object (or inside a list's items), as far as the schema
+    # spells them out: `author` (a list of objects) has `id` and `name`.
+    fields: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -183,7 +187,23 @@ def _param(name: str, schema: Any, required: bool) -> ToolParam:
         enum=tuple(str(v) for v in enum) if isinstance(enum, list) else (),
         pattern=str(schema.get("pattern") or ""),
         sensitive=bool(schema.get("format") == "password" or schema.get("writeOnly") or schema.get("x-sensitive")),
+        fields=tuple(_nested_fields(schema)),
     )
+
+
+def _nested_fields(schema: Mapping[str, Any], prefix: str = "", depth: int = 0) -> list[str]:
+    """Inline properties only (a `$ref` inside an output is not followed): enough to check paths."""
+    if schema.get("type") == "array" and isinstance(schema.get("items"), Mapping):
+        schema = schema["items"]
+    props = schema.get("properties")
+    if not isinstance(props, Mapping) or depth > 5:
+        return []
+    found = []
+    for name, inner in props.items():
+        found.append(f"{prefix}{name}")
+        if isinstance(inner, Mapping):
+            found += _nested_fields(inner, f"{prefix}{name}.", depth + 1)
+    return found
 
 
 # --- OpenAPI 3 -----------------------------------------------------------------------------------

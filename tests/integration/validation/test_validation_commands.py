@@ -114,6 +114,27 @@ def test_analyze_trajectories_against_tool_specs(tmp_path, capsys, db):
     assert report["errors_per_type"] == {"missing_parameter": 1}
 
 
+def test_analyze_trajectories_reads_a_directory_of_openapi_files_and_judges_goals(tmp_path, capsys, db):
+    # As NESTFUL ships its executable tools: one OpenAPI document per tool in a folder.
+    folder = tmp_path / "open_api_specs"
+    folder.mkdir()
+    for name, param, out in (("SearchLocation", "query", "geoId"), ("SearchHotels", "geoId", "hotelId")):
+        (folder / f"{name}.json").write_text(json.dumps({"openapi": "3.0.2", "paths": {f"/{name}": {"get": {
+            "operationId": name, "parameters": [{"name": param, "in": "query", "required": True}],
+            "responses": {"200": {"content": {"application/json": {"schema": {
+                "type": "object", "properties": {out: {"type": "string"}}}}}}}}}}}))
+    calls = tmp_path / "calls.json"
+    calls.write_text(json.dumps([{"input": "Hotels in Rome", "output": [
+        {"name": "SearchLocation", "arguments": {"query": "Rome"}, "label": "var1"},
+        {"name": "SearchLocation", "arguments": {"query": "Paris"}, "label": "var2"},
+        {"name": "SearchHotels", "arguments": {"geoId": "$var1.geoId$"}, "label": "var3"},
+        {"name": "var_result", "arguments": {"hotels": "$var3$"}}]}]))
+    call_command("analyze_trajectories", str(calls), "--tools", str(folder), "--goals")
+    text = capsys.readouterr().out
+    assert "passed: 1 (100.0%)" in text and "against their goals: sound 1/1, valid 1/1, optimal 0/1" in text
+    assert "  goals: valid but not optimal: it costs 3; the least possible is 2" in text
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -229,9 +229,82 @@ def test_bad_data_is_one_error_naming_where(data, path, message):
     assert caught.value.path == path
 
 
-def test_duplicate_tools_are_refused():
-    with pytest.raises(DataError, match="duplicate tool 'f'"):
-        load_tools([{"name": "f"}, {"name": "f"}])
+def test_a_tool_specified_twice_keeps_its_first_spec_with_a_warning():
+    tools = load_tools([{"name": "f", "parameters": {"a": {}}}, {"name": "f", "parameters": {"b": {}}}])
+    assert [p.name for p in tools.get("f").params] == ["a"]
+    assert tools.warnings == ("tools[1]: tool 'f' is specified twice; the first spec is kept",)
+
+
+def test_a_spec_that_marks_no_parameter_required_requires_none():
+    # JSON Schema's reading, as NESTFUL's specs follow it: optional unless listed or flagged.
+    tools = load_tools([{"name": "LocalBusinessData",
+                         "query_parameters": {"query": {"type": "string"}, "lat": {"type": "number"}}}])
+    assert analyse(tools, [call("LocalBusinessData", "var1", query="pizza")]).passed
+
+
+def test_inputs_listed_under_arguments_are_read():
+    # The original SGD-derived NESTFUL specs list inputs under `arguments`.
+    tools = load_tools([{"name": "Buses.FindBus", "arguments": {"origin": {"required": True}, "to": {}},
+                         "output_parameters": {"price": {}}}])
+    report = analyse(tools, [call("Buses.FindBus", "var1", origin="LA", to="SF")])
+    assert report.passed and not tools.warnings
+
+
+def test_parameters_under_a_key_nobody_reads_are_warned_about():
+    tools = load_tools([{"name": "f", "inputs": {"city": {}}}])
+    assert tools.warnings and "'inputs' not read" in tools.warnings[0]
+
+
+def test_a_list_of_openapi_documents_is_one_catalog():
+    def document(name):
+        return {"openapi": "3.0.2", "paths": {f"/{name}": {"get": {
+            "operationId": name, "parameters": [{"name": "q", "in": "query", "required": True}],
+            "responses": {"200": {"content": {"application/json": {"schema": {
+                "type": "object", "properties": {"id": {"type": "string"}}}}}}}}}}}
+
+    tools = load_tools([document("A"), document("B"), document("A")])
+    assert sorted(tools.tools) == ["A", "B"] and len(tools.warnings) == 1
+
+
+NESTED = [{"name": "Books", "query_parameters": {"keyword": {"required": True}},
+           "output_parameters": {"author": {"type": "array", "items": {"type": "object", "properties": {
+               "id": {"type": "string"}, "name": {"type": "string"}}}},
+               "location": {"type": "object", "properties": {"locationId": {}}}, "raw": {"type": "object"}}},
+          {"name": "ByAuthor", "query_parameters": {"authorID": {"required": True}}}]
+
+
+@pytest.mark.parametrize("reference", ["$var1.author[0].id$", "$var1.location.locationId$", "$var1.author[0]$",
+                                        "$var1.raw.anything.below$", "Books by $var1.author[0].name$"])
+def test_indexes_and_nested_paths_are_references_the_outputs_have(reference):
+    tools = load_tools(NESTED)
+    calls = [call("Books", "var1", keyword="x"), call("ByAuthor", "var2", authorID=reference)]
+    assert analyse(tools, calls).passed
+
+
+@pytest.mark.parametrize("reference", ["$var1.location.geoId$", "$var1.locationId$", "$var1.authors[0].id$"])
+def test_a_nested_field_the_output_lacks_is_a_wrong_assignment(reference):
+    tools = load_tools(NESTED)
+    calls = [call("Books", "var1", keyword="x"), call("ByAuthor", "var2", authorID=reference)]
+    assert kinds(analyse(tools, calls)) == [(1, ErrorType.WRONG_ASSIGNMENT)]
+
+
+def test_a_field_reached_without_its_parent_is_repaired_to_the_full_path():
+    tools = load_tools(NESTED)
+    calls = [call("Books", "var1", keyword="x"), call("ByAuthor", "var2", authorID="$var1.locationId$")]
+    assert analyse(tools, calls).repaired[1].arguments == {"authorID": "$var1.location.locationId$"}
+
+
+@pytest.mark.parametrize("text", ["$100-$200", "$500", "costs $5 or $AMOUNT", "$$"])
+def test_dollar_signs_in_literal_text_are_not_references(tools, text):
+    assert analyse(tools, [call("SearchLocation", "var1", query=text)]).passed
+
+
+def test_a_reference_without_its_closing_dollar_is_flagged_and_closed(tools):
+    calls = [call("SearchLocation", "var1", query="Rome"),
+             call("SearchHotels", "var2", geoId="$var1.geoId", checkIn="2024-10-05")]
+    report = analyse(tools, calls)
+    assert kinds(report) == [(1, ErrorType.MALFORMED_REFERENCE)]
+    assert report.repaired[1].arguments["geoId"] == "$var1.geoId$" and not report.repaired_errors
 
 
 def test_openapi_operations_are_tools_as_the_studio_imports_them():
@@ -260,3 +333,118 @@ def test_odd_argument_values_never_break_the_analysis(tools, arguments):
     calls = [call("SearchLocation", "var1", **arguments), call("var_result", **arguments), Call("💥", arguments)]
     report = analyze_batch([Sample(tuple(calls))], tools)
     assert report.count == 1 and report.sequences[0].repair_diff
+
+
+RENAMES = [
+    {"name": "get_word_definition", "description": "Get the definition of a word",
+     "query_parameters": {"word": {"type": "string", "required": True, "description": "The word to define"}},
+     "output_parameters": {"definition": {"type": "string"}}},
+    {"name": "analyze_sentiment", "description": "Analyze the sentiment of a given text",
+     "query_parameters": {"text": {"type": "string", "required": True, "description": "The text to be analyzed"}},
+     "output_parameters": {"sentiment": {"type": "string"}}},
+    {"name": "create_todo", "description": "Create a new todo item",
+     "query_parameters": {"title": {"type": "string", "required": True, "description": "The title of the todo"},
+                          "due_date": {"type": "string", "description": "The due date"}},
+     "output_parameters": {"todo_id": {"type": "string"}}},
+    {"name": "get_weather", "description": "Weather for a day",
+     "query_parameters": {"city": {"type": "string", "required": True},
+                          "date": {"type": "string", "required": True, "description": "Date, YYYY-MM-DD"},
+                          "lng": {"type": "number", "description": "Longitude"},
+                          "language": {"type": "string", "description": "Language code"}}},
+    {"name": "SearchRestaurants", "query_parameters": {"locationId": {"type": "string", "required": True,
+                                                                      "description": "the geoId of the location"}},
+     "output_parameters": {"restaurants": {"type": "array"}}},
+    {"name": "SearchLocation", "query_parameters": {"query": {"type": "string", "required": True}},
+     "output_parameters": {"geoId": {"type": "string"}}},
+]
+
+
+@pytest.fixture(scope="module")
+def renames():
+    return load_tools(RENAMES)
+
+
+@pytest.mark.parametrize(("written", "meant", "value"), [
+    ("dt", "date", "2024-10-05"), ("day", "date", "2024-10-05"), ("lang", "language", "en"), ("town", "city", "Rome"),
+])
+def test_a_parameter_renamed_beyond_spelling_keeps_its_value(renames, written, meant, value):
+    arguments = {"city": "Rome", "date": "2024-10-05", "language": "en"}
+    arguments[written] = arguments.pop(meant)
+    report = analyse(renames, [Call("get_weather", arguments, "var1")])
+    assert report.repaired[0].arguments[meant] == value and not report.repaired_errors
+
+
+def test_a_stray_argument_fills_the_one_required_parameter_left_empty(renames):
+    report = analyse(renames, [call("analyze_sentiment", "var1", word="happy")])
+    assert report.repaired[0].arguments == {"text": "happy"}
+
+
+def test_a_stray_reference_goes_where_its_field_says(renames):
+    calls = [call("SearchLocation", "var1", query="Rome"), call("SearchRestaurants", "var2", geoId="$var1.geoId$")]
+    assert analyse(renames, calls).repaired[1].arguments == {"locationId": "$var1.geoId$"}
+
+
+def test_a_renamed_tool_is_taken_for_the_one_its_arguments_fit(renames):
+    calls = [call("create_task", "var1", title="Read", due_date="2024-10-01"), call("var_result", todo="$var1$")]
+    report = analyse(renames, calls)
+    assert [c.name for c in report.repaired] == ["create_todo", "var_result"] and not report.repaired_errors
+
+
+def test_a_required_value_the_request_states_is_filled_in(renames):
+    sample = Sample((call("get_weather", "var1", city="Rome"),), request="Weather in Rome on 2024-10-05, please")
+    assert analyze_sequence(sample, renames).repaired[0].arguments == {"city": "Rome", "date": "2024-10-05"}
+
+
+def test_a_sequence_without_errors_is_never_rewritten(renames):
+    # `query` matches `geoId`'s producer nowhere, yet nothing here is an error: leave it be.
+    calls = [call("SearchLocation", "var1", query="Rome"), call("SearchRestaurants", "var2", locationId="Rome")]
+    report = analyse(renames, calls)
+    assert report.passed and report.repaired == tuple(calls)
+
+
+def test_compression_drops_answers_that_refer_to_removed_calls(renames):
+    calls = [call("SearchLocation", "var1", query="Rome"), call("Nothing_like_it", "var2", zz=1),
+             call("var_result", place="$var1$", other="$var2.x$")]
+    report = analyse(renames, calls)
+    assert report.compressed[-1].arguments == {"place": "$var1$"}
+
+
+def test_calls_passing_arguments_to_a_tool_that_declares_none_are_warned_about():
+    tools = load_tools([{"name": "Buses.FindBus", "inputs": [{"name": "origin"}]}])
+    report = analyze_batch([Sample((call("Buses.FindBus", "var1", origin="LA"),))], tools)
+    assert any("declares no parameters, yet 1 call passes" in w for w in report.warnings)
+
+
+def test_a_label_written_twice_is_taken_for_the_one_the_answer_misses(tools):
+    calls = [call("SearchLocation", "var1", query="Rome"),
+             call("SearchHotels", "var2", geoId="$var1.geoId$", checkIn="2024-10-05"),
+             call("SearchHotels", "var2", geoId="$var1.geoId$", checkIn="2024-10-06"),
+             call("var_result", first="$var2$", second="$var3$")]
+    report = analyse(tools, calls)
+    assert kinds(report) == [(3, ErrorType.MISSING_MEMORY)]
+    assert [c.label for c in report.repaired] == ["var1", "var2", "var3", ""] and not report.repaired_errors
+
+
+def test_a_misspelt_field_under_an_index_keeps_the_index():
+    tools = load_tools(NESTED)
+    calls = [call("Books", "var1", keyword="x"), call("ByAuthor", "var2", authorID="$var1.author[0].idd$")]
+    assert analyse(tools, calls).repaired[1].arguments == {"authorID": "$var1.author[0].id$"}
+
+
+def test_a_dropped_reference_comes_back_as_the_sequence_passes_it_elsewhere(tools):
+    # Both results have a `geoId`; the other hotel search took it from var1, so this one does too.
+    two = load_tools([*TOOLS[:4], {"name": "Nearby", "query_parameters": {"geoId": {"required": True}},
+                                   "output_parameters": {"geoId": {}}}])
+    calls = [call("SearchLocation", "var1", query="Rome"),
+             call("SearchHotels", "var2", geoId="$var1.geoId$", checkIn="2024-10-05"),
+             call("Nearby", "var3", geoId="$var1.geoId$"),
+             call("SearchHotels", "var4", checkIn="2024-10-06")]
+    assert analyse(two, calls).repaired[3].arguments["geoId"] == "$var1.geoId$"
+
+
+def test_a_dropped_argument_is_filled_from_a_field_one_level_down():
+    tools = load_tools([{"name": "Sheet", "query_parameters": {"ticker": {"required": True}},
+                         "output_parameters": {"company": {"type": "object", "properties": {"cik": {}}}}},
+                        {"name": "Filings", "query_parameters": {"cik": {"required": True}}}])
+    calls = [call("Sheet", "var1", ticker="IBM"), call("Filings", "var2")]
+    assert analyse(tools, calls).repaired[1].arguments == {"cik": "$var1.company.cik$"}
