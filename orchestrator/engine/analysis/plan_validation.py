@@ -21,7 +21,6 @@ Each repair is set against the planner's own plan and the one with the shorter l
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, get_args
@@ -35,6 +34,7 @@ from ..planning.planner import Plan, Planner, PlanResult, Step, just_in_time
 from ..planning.reachability import reachable, relevant
 from ..planning.sas import SasOperator, write_sas
 from ..planning.task import ASK, Fact, PlanningState, StepKind
+from .line_diff import DiffLine, line_diff
 from .plan_text import ParsedPlan, parse_plan
 
 Quality = Literal["sound", "valid", "optimal"]
@@ -54,15 +54,6 @@ class StepFailure:
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.step.line} cannot run: {'; '.join(self.reasons)}"
-
-
-@dataclass(frozen=True)
-class DiffLine:
-    op: Literal[" ", "+", "-"]
-    text: str
-
-    def __str__(self) -> str:
-        return f"{self.op} {self.text}"
 
 
 @dataclass(frozen=True)
@@ -145,19 +136,6 @@ def validate_plan(
     judge = _Judge(planner, goal, state or PlanningState())
     parsed = parse_plan(planner.domain, text)
     return judge.report(parsed, quality)
-
-
-def line_diff(old: Sequence[str], new: Sequence[str]) -> list[DiffLine]:
-    """Lines kept, removed (`-`) and added (`+`) to turn `old` into `new`."""
-    out: list[DiffLine] = []
-    matcher = difflib.SequenceMatcher(a=list(old), b=list(new), autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            out += [DiffLine(" ", text) for text in old[i1:i2]]
-            continue
-        out += [DiffLine("-", text) for text in old[i1:i2]]
-        out += [DiffLine("+", text) for text in new[j1:j2]]
-    return out
 
 
 def _cost(actions: Iterable[GroundAction]) -> int:

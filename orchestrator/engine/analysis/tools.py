@@ -7,15 +7,12 @@ the matching of made-up names (`renames`) can use them without importing the ana
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..catalog.suggest import squashed as norm
+
 TOOL_MATCH = 0.85  # how alike a made-up tool name must be to a real one, by spelling alone
-
-
-def norm(name: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,6 @@ samples, error kinds), `tools`, `references`, `scope` (what a call can refer to)
 
 from __future__ import annotations
 
-import difflib
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -30,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import ConcertoError
+from .line_diff import line_diff
 from .repair import compress, repair
 from .sequences import RESULT, Call, ErrorTag, ErrorType, Sample
 from .tagging import goal_errors, tag_calls
@@ -197,10 +197,4 @@ def _dropped(calls: Sequence[Call], kept: set[int]) -> list[ErrorTag]:
 
 
 def _diff(old: Sequence[str], new: Sequence[str]) -> list[str]:
-    out = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=list(old), b=list(new), autojunk=False).get_opcodes():
-        if tag == "equal":
-            out += [f"  {line}" for line in old[i1:i2]]
-        else:
-            out += [f"- {line}" for line in old[i1:i2]] + [f"+ {line}" for line in new[j1:j2]]
-    return out
+    return [str(line) for line in line_diff(old, new)]

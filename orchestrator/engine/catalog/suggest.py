@@ -26,8 +26,8 @@ def normalize(name: str) -> str:
     return text
 
 
-def _squashed(name: str) -> str:
-    # `e_mail`, `E-mail` and `email` are the same word to a reader.
+def squashed(name: str) -> str:
+    """A name as a reader compares it: `e_mail`, `E-mail` and `email` are the same word."""
     return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
@@ -38,11 +38,11 @@ def did_you_mean(name: str, known: Iterable[str], limit: int = 3) -> list[str]:
         return []
     by_squash: dict[str, list[str]] = {}
     for candidate in names:
-        by_squash.setdefault(_squashed(candidate), []).append(candidate)
-    exact = by_squash.get(_squashed(name), [])
+        by_squash.setdefault(squashed(candidate), []).append(candidate)
+    exact = by_squash.get(squashed(name), [])
     close = difflib.get_close_matches(name.lower(), names, n=limit, cutoff=CUTOFF)
-    squashed = difflib.get_close_matches(_squashed(name), list(by_squash), n=limit, cutoff=CUTOFF)
-    ranked = exact + close + [c for key in squashed for c in by_squash[key]]
+    near = difflib.get_close_matches(squashed(name), list(by_squash), n=limit, cutoff=CUTOFF)
+    ranked = exact + close + [c for key in near for c in by_squash[key]]
     return list(dict.fromkeys(ranked))[:limit]
 
 
@@ -65,7 +65,7 @@ def search_elements(query: str, elements: Iterable[Element], limit: int = 8) -> 
             return 1
         if any(word.startswith(text) for word in name.split("_")):
             return 2
-        if text in name or _squashed(text) in _squashed(name):
+        if text in name or squashed(text) in squashed(name):
             return 3
         if text in element.description.lower():
             return 4
