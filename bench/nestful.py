@@ -31,7 +31,7 @@ from typing import Any
 from orchestrator.engine.analysis.sequence_goals import judge_goals
 from orchestrator.engine.analysis.tools import ToolCatalog
 from orchestrator.engine.analysis.trajectories import RESULT, Call, Sample, analyze_batch, analyze_sequence
-from orchestrator.engine.analysis.trajectory_io import decode_json, load_samples, load_tools
+from orchestrator.engine.analysis.trajectory_io import decode_json, load_samples, tool_catalog
 
 from .nestful_breaks import KINDS, break_all
 
@@ -151,7 +151,7 @@ def run(args: argparse.Namespace) -> None:
         return
     gold, broken, notes, redrawn, goals, goal_notes = [], [], [], 0, [], []
     for name, (sequences, specs) in SETS.items():
-        tools = load_tools(_read(data / specs))
+        tools = tool_catalog(_read(data / specs))
         samples = load_samples(_read(data / sequences))
         row, flagged = gold_row(name, samples, tools)
         gold.append(row)
@@ -166,14 +166,14 @@ def run(args: argparse.Namespace) -> None:
     if folder.is_dir():  # the per-tool OpenAPI files, read as the command reads a --tools directory
         documents = [_read(f) for f in sorted(folder.glob("*.json"))]
         samples = load_samples(_read(data / SETS["executable"][0]))
-        row, _ = gold_row("executable (open_api_specs/)", samples, load_tools(documents))
+        row, _ = gold_row("executable (open_api_specs/)", samples, tool_catalog(documents))
         gold.append(row)
     # The SGD specs in their original layout, inputs under `arguments` (rewritten here in memory,
     # as the package ships them under `query_parameters`).
     original = [{("arguments" if k == "query_parameters" else k): v for k, v in spec.items()}
                 for spec in _read(data / SETS["sgd"][1])]
     row, _ = gold_row("sgd (inputs under `arguments`)", load_samples(_read(data / SETS["sgd"][0])),
-                      load_tools(original))
+                      tool_catalog(original))
     gold.append(row)
     total = [r for r in gold if r[0] in SETS]
     passed = sum(int(r[3].split("/")[0]) for r in total)

@@ -28,8 +28,8 @@ from orchestrator.engine.analysis.trajectories import BatchReport, Sample, analy
 from orchestrator.engine.analysis.trajectory_io import (
     DataError,
     load_samples,
-    load_tools,
     report_to_data,
+    tool_catalog,
     tools_from_catalog,
 )
 from orchestrator.engine.catalog.spec import Goal
@@ -79,7 +79,7 @@ def trajectory_samples(
         raise DataError("tools", "give a catalog or tool specs, not both")
     catalog = tools_from_catalog(version_spec(version=version)) if version is not None else None
     if tools is not None:
-        catalog = load_tools(tools)
+        catalog = tool_catalog(tools)
     read = load_samples(samples)
     if not read:
         raise DataError("samples", "there are no sequences to analyse")

@@ -17,7 +17,7 @@ from typing import Any
 
 from . import matching
 from . import references as refs
-from .tools import Tool, ToolCatalog, ToolParam
+from .tools import ParamRule, Tool, ToolCatalog
 from .tools import norm as tools_norm
 
 PARAM_CUTOFF = 0.5
@@ -26,7 +26,7 @@ TOOL_SHORTLIST = 5
 REQUIRED_BONUS = 0.15  # a required parameter the call leaves empty is the likeliest home for a stray argument
 
 
-def _candidate(param: ToolParam) -> matching.Candidate:
+def _candidate(param: ParamRule) -> matching.Candidate:
     return matching.Candidate(param.name, param.description, param.type, param.enum)
 
 
@@ -124,7 +124,7 @@ _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
 _CONSTANT = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")  # CURRENCY_EXCHANGE_RATE
 
 
-def value_from_request(param: ToolParam, request: str, used: Iterable[Any]) -> Any | None:
+def value_from_request(param: ParamRule, request: str, used: Iterable[Any]) -> Any | None:
     """A literal for a required parameter left out, when the spec or the user's request states
     it plainly: the one constant the description spells out (`(In this case
     CURRENCY_EXCHANGE_RATE)`), the one allowed value, one of the allowed values the request

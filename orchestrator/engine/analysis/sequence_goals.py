@@ -28,7 +28,7 @@ from ..planning.task import PlanningState
 from . import references as refs
 from .plan_validation import validate_plan
 from .sequences import RESULT, Call, Sample
-from .tools import Tool, ToolCatalog, ToolParam
+from .tools import ParamRule, Tool, ToolCatalog
 
 
 @dataclass(frozen=True)
@@ -226,7 +226,7 @@ def _fed(flow: _Flow) -> set[tuple[str, str]]:
             if any(r.closed for r in refs.in_value(value))}
 
 
-def _needed(param: ToolParam, tool: Tool, fed: set[tuple[str, str]]) -> bool:
+def _needed(param: ParamRule, tool: Tool, fed: set[tuple[str, str]]) -> bool:
     """An input of the skill: required, or optional but fed by a reference somewhere in the
     sequence (the sequence relies on that value reaching the tool)."""
     return param.required or (tool.name, param.name) in fed

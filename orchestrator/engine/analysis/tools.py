@@ -16,7 +16,9 @@ TOOL_MATCH = 0.85  # how alike a made-up tool name must be to a real one, by spe
 
 
 @dataclass(frozen=True)
-class ToolParam:
+class ParamRule:
+    """What a call to a tool may name a parameter, and whether it must (the checker's view of a `ToolParam`)."""
+
     name: str
     required: bool = False
     aliases: tuple[str, ...] = ()  # other argument names it accepts (subtypes of a catalog element)
@@ -28,7 +30,7 @@ class ToolParam:
 @dataclass(frozen=True)
 class Tool:
     name: str
-    params: tuple[ToolParam, ...] = ()
+    params: tuple[ParamRule, ...] = ()
     outputs: tuple[str, ...] = ()  # dotted for nested fields; empty: the result's shape is unknown
     # Alternative sets of required parameters (a catalog skill's modes); empty: the `required` flags.
     signatures: tuple[tuple[str, ...], ...] = ()

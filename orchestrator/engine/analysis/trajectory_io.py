@@ -24,7 +24,7 @@ from ..catalog.ontology import Ontology
 from ..catalog.spec import CatalogSpec
 from ..errors import ConcertoError, SpecError
 from .sequences import Call, Sample
-from .tools import Tool, ToolCatalog, ToolParam
+from .tools import ParamRule, Tool, ToolCatalog
 from .trajectories import BatchReport
 
 MAX_SAMPLES = 10_000
@@ -71,14 +71,14 @@ def tools_from_catalog(spec: CatalogSpec) -> ToolCatalog:
         inputs = list(dict.fromkeys(x for mode in skill.modes for x in mode.inputs))
         outputs = tuple(dict.fromkeys(x for mode in skill.modes for o in mode.outcomes for x in o.outputs))
         params = tuple(
-            ToolParam(x, required=all(x in mode.inputs for mode in skill.modes), aliases=onto.subtree(x)[1:])
+            ParamRule(x, required=all(x in mode.inputs for mode in skill.modes), aliases=onto.subtree(x)[1:])
             for x in inputs
         )
         tools.append(Tool(skill.name, params, outputs, signatures=tuple(mode.inputs for mode in skill.modes)))
     return ToolCatalog(tools)
 
 
-def load_tools(data: Any, path: str = "tools") -> ToolCatalog:
+def tool_catalog(data: Any, path: str = "tools") -> ToolCatalog:
     """Tools from decoded specs, read by the studio's importer (OpenAPI 3 or function specs).
 
     `data` may also be a list of OpenAPI documents (NESTFUL ships one file per tool). A tool name
@@ -172,7 +172,7 @@ def _tool(spec: toolspec.ToolSpec) -> Tool:
     # importer takes every input when a spec marks none, to plan safely; tagging a recorded call
     # that way flags every optional parameter it left out.)
     params = tuple(
-        ToolParam(p.name, required=p.required, description=p.description, type=p.type, enum=p.enum)
+        ParamRule(p.name, required=p.required, description=p.description, type=p.type, enum=p.enum)
         for p in spec.inputs
     )
     outputs = tuple(dict.fromkeys(f for p in spec.outputs for f in (p.name, *(f"{p.name}.{f}" for f in p.fields))))
@@ -187,7 +187,7 @@ def load_samples(data: Any, path: str = "samples") -> list[Sample]:
     shared: ToolCatalog | None = None
     if isinstance(data, Mapping):
         if "tools" in data and ("samples" in data or "data" in data):
-            shared = load_tools(data["tools"], f"{path}.tools")
+            shared = tool_catalog(data["tools"], f"{path}.tools")
         if "samples" in data or "data" in data:
             key = "samples" if "samples" in data else "data"
             data, path = _maybe_json(data[key], f"{path}.{key}"), f"{path}.{key}"
@@ -219,7 +219,7 @@ def _sample(item: Any, path: str, index: int) -> Sample:
     memory = _maybe_json(item.get("memory", item.get("memory_objects", {})) or {}, f"{path}.memory")
     if not isinstance(memory, Mapping):
         raise DataError(f"{path}.memory", "memory must be an object: name -> value")
-    tools = load_tools(item["tools"], f"{path}.tools") if item.get("tools") else None
+    tools = tool_catalog(item["tools"], f"{path}.tools") if item.get("tools") else None
     return Sample(
         calls=tuple(_call(c, f"{path}.{key}[{j}]") for j, c in enumerate(calls)),
         memory=dict(memory),

@@ -2,9 +2,9 @@
 
 from orchestrator.engine.analysis.sequence_goals import judge_goals
 from orchestrator.engine.analysis.trajectories import Call, Sample, analyze_batch
-from orchestrator.engine.analysis.trajectory_io import load_tools
+from orchestrator.engine.analysis.trajectory_io import tool_catalog
 
-TOOLS = load_tools([
+TOOLS = tool_catalog([
     {"name": "SearchAirport", "query_parameters": {"query": {"required": True}},
      "output_parameters": {"skyId": {}, "entityId": {}}},
     {"name": "FlightSearch", "query_parameters": {"originSkyId": {"required": True},

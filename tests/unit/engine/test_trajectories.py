@@ -8,8 +8,8 @@ from orchestrator.engine.analysis.trajectories import Call, ErrorType, Sample, a
 from orchestrator.engine.analysis.trajectory_io import (
     DataError,
     load_samples,
-    load_tools,
     report_to_data,
+    tool_catalog,
     tools_from_catalog,
 )
 
@@ -32,7 +32,7 @@ TOOLS = [  # NESTFUL's layout: query_parameters with `required`, output_paramete
 
 @pytest.fixture(scope="module")
 def tools():
-    return load_tools(TOOLS)
+    return tool_catalog(TOOLS)
 
 
 def call(_tool, _label="", **arguments):
@@ -191,7 +191,7 @@ def test_nestful_samples_are_read_as_they_are():
 
 
 def test_openai_function_tools_and_calls():
-    tools = load_tools([{"type": "function", "function": {
+    tools = tool_catalog([{"type": "function", "function": {
         "name": "get_weather", "parameters": {"type": "object", "properties": {"city": {}, "unit": {}},
                                               "required": ["city"]}}}])
     (sample,) = load_samples([{"function": {"name": "get_weather", "arguments": '{"unit": "C"}'}}])
@@ -230,28 +230,28 @@ def test_bad_data_is_one_error_naming_where(data, path, message):
 
 
 def test_a_tool_specified_twice_keeps_its_first_spec_with_a_warning():
-    tools = load_tools([{"name": "f", "parameters": {"a": {}}}, {"name": "f", "parameters": {"b": {}}}])
+    tools = tool_catalog([{"name": "f", "parameters": {"a": {}}}, {"name": "f", "parameters": {"b": {}}}])
     assert [p.name for p in tools.get("f").params] == ["a"]
     assert tools.warnings == ("tools[1]: tool 'f' is specified twice; the first spec is kept",)
 
 
 def test_a_spec_that_marks_no_parameter_required_requires_none():
     # JSON Schema's reading, as NESTFUL's specs follow it: optional unless listed or flagged.
-    tools = load_tools([{"name": "LocalBusinessData",
+    tools = tool_catalog([{"name": "LocalBusinessData",
                          "query_parameters": {"query": {"type": "string"}, "lat": {"type": "number"}}}])
     assert analyse(tools, [call("LocalBusinessData", "var1", query="pizza")]).passed
 
 
 def test_inputs_listed_under_arguments_are_read():
     # The original SGD-derived NESTFUL specs list inputs under `arguments`.
-    tools = load_tools([{"name": "Buses.FindBus", "arguments": {"origin": {"required": True}, "to": {}},
+    tools = tool_catalog([{"name": "Buses.FindBus", "arguments": {"origin": {"required": True}, "to": {}},
                          "output_parameters": {"price": {}}}])
     report = analyse(tools, [call("Buses.FindBus", "var1", origin="LA", to="SF")])
     assert report.passed and not tools.warnings
 
 
 def test_parameters_under_a_key_nobody_reads_are_warned_about():
-    tools = load_tools([{"name": "f", "inputs": {"city": {}}}])
+    tools = tool_catalog([{"name": "f", "inputs": {"city": {}}}])
     assert tools.warnings and "'inputs' not read" in tools.warnings[0]
 
 
@@ -262,7 +262,7 @@ def test_a_list_of_openapi_documents_is_one_catalog():
             "responses": {"200": {"content": {"application/json": {"schema": {
                 "type": "object", "properties": {"id": {"type": "string"}}}}}}}}}}}
 
-    tools = load_tools([document("A"), document("B"), document("A")])
+    tools = tool_catalog([document("A"), document("B"), document("A")])
     assert sorted(tools.tools) == ["A", "B"] and len(tools.warnings) == 1
 
 
@@ -276,20 +276,20 @@ NESTED = [{"name": "Books", "query_parameters": {"keyword": {"required": True}},
 @pytest.mark.parametrize("reference", ["$var1.author[0].id$", "$var1.location.locationId$", "$var1.author[0]$",
                                         "$var1.raw.anything.below$", "Books by $var1.author[0].name$"])
 def test_indexes_and_nested_paths_are_references_the_outputs_have(reference):
-    tools = load_tools(NESTED)
+    tools = tool_catalog(NESTED)
     calls = [call("Books", "var1", keyword="x"), call("ByAuthor", "var2", authorID=reference)]
     assert analyse(tools, calls).passed
 
 
 @pytest.mark.parametrize("reference", ["$var1.location.geoId$", "$var1.locationId$", "$var1.authors[0].id$"])
 def test_a_nested_field_the_output_lacks_is_a_wrong_assignment(reference):
-    tools = load_tools(NESTED)
+    tools = tool_catalog(NESTED)
     calls = [call("Books", "var1", keyword="x"), call("ByAuthor", "var2", authorID=reference)]
     assert kinds(analyse(tools, calls)) == [(1, ErrorType.WRONG_ASSIGNMENT)]
 
 
 def test_a_field_reached_without_its_parent_is_repaired_to_the_full_path():
-    tools = load_tools(NESTED)
+    tools = tool_catalog(NESTED)
     calls = [call("Books", "var1", keyword="x"), call("ByAuthor", "var2", authorID="$var1.locationId$")]
     assert analyse(tools, calls).repaired[1].arguments == {"authorID": "$var1.location.locationId$"}
 
@@ -317,7 +317,7 @@ def test_openapi_operations_are_tools_as_the_studio_imports_them():
                 "type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}}}}}}},
         }}},
     }
-    tools = load_tools(document)
+    tools = tool_catalog(document)
     calls = [call("getCustomer", "var1", email="ada@example.com"), call("var_result", who="$var1.nmae$")]
     report = analyse(tools, calls)
     assert [(t.kind, t.detail) for t in report.errors] == [(ErrorType.WRONG_ASSIGNMENT, "who=$var1.nmae$")]
@@ -361,7 +361,7 @@ RENAMES = [
 
 @pytest.fixture(scope="module")
 def renames():
-    return load_tools(RENAMES)
+    return tool_catalog(RENAMES)
 
 
 @pytest.mark.parametrize(("written", "meant", "value"), [
@@ -410,7 +410,7 @@ def test_compression_drops_answers_that_refer_to_removed_calls(renames):
 
 
 def test_calls_passing_arguments_to_a_tool_that_declares_none_are_warned_about():
-    tools = load_tools([{"name": "Buses.FindBus", "inputs": [{"name": "origin"}]}])
+    tools = tool_catalog([{"name": "Buses.FindBus", "inputs": [{"name": "origin"}]}])
     report = analyze_batch([Sample((call("Buses.FindBus", "var1", origin="LA"),))], tools)
     assert any("declares no parameters, yet 1 call passes" in w for w in report.warnings)
 
@@ -426,14 +426,14 @@ def test_a_label_written_twice_is_taken_for_the_one_the_answer_misses(tools):
 
 
 def test_a_misspelt_field_under_an_index_keeps_the_index():
-    tools = load_tools(NESTED)
+    tools = tool_catalog(NESTED)
     calls = [call("Books", "var1", keyword="x"), call("ByAuthor", "var2", authorID="$var1.author[0].idd$")]
     assert analyse(tools, calls).repaired[1].arguments == {"authorID": "$var1.author[0].id$"}
 
 
 def test_a_dropped_reference_comes_back_as_the_sequence_passes_it_elsewhere(tools):
     # Both results have a `geoId`; the other hotel search took it from var1, so this one does too.
-    two = load_tools([*TOOLS[:4], {"name": "Nearby", "query_parameters": {"geoId": {"required": True}},
+    two = tool_catalog([*TOOLS[:4], {"name": "Nearby", "query_parameters": {"geoId": {"required": True}},
                                    "output_parameters": {"geoId": {}}}])
     calls = [call("SearchLocation", "var1", query="Rome"),
              call("SearchHotels", "var2", geoId="$var1.geoId$", checkIn="2024-10-05"),
@@ -443,7 +443,7 @@ def test_a_dropped_reference_comes_back_as_the_sequence_passes_it_elsewhere(tool
 
 
 def test_a_dropped_argument_is_filled_from_a_field_one_level_down():
-    tools = load_tools([{"name": "Sheet", "query_parameters": {"ticker": {"required": True}},
+    tools = tool_catalog([{"name": "Sheet", "query_parameters": {"ticker": {"required": True}},
                          "output_parameters": {"company": {"type": "object", "properties": {"cik": {}}}}},
                         {"name": "Filings", "query_parameters": {"cik": {"required": True}}}])
     calls = [call("Sheet", "var1", ticker="IBM"), call("Filings", "var2")]
