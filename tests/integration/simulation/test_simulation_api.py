@@ -16,7 +16,8 @@ def post(client: Client, headers: dict, body: dict):
     return client.post(URL, body, content_type="application/json", **headers)
 
 
-def test_a_run_is_started_read_and_its_conversations_opened(banking, realistic, basic_auth, django_capture_on_commit_callbacks):
+def test_a_run_is_started_read_and_its_conversations_opened(banking, realistic, basic_auth,
+                                                            django_capture_on_commit_callbacks):
     client = Client()
     with mock.patch("orchestrator.tasks.simulation_start.delay") as delay, \
             django_capture_on_commit_callbacks(execute=True):
