@@ -141,7 +141,8 @@ def scenarios_list(request: HttpRequest, slug: str) -> list[dict[str, Any]]:
 
 @router.put("/{slug}/scenarios/{name}", response={200: ScenarioOut, 404: ErrorOut, 422: ErrorOut},
             summary="Store a scenario (users and skill truths) under its name, checked against the latest version")
-def scenarios_put(request: HttpRequest, slug: str, name: str, payload: dict[str, Any] = SCENARIO_BODY) -> dict[str, Any]:
+def scenarios_put(request: HttpRequest, slug: str, name: str,
+                  payload: dict[str, Any] = SCENARIO_BODY) -> dict[str, Any]:
     version = api_version(request, slug, None)
     if payload.get("scenario", name) != name:
         raise ConcertoError(f"the body names scenario '{payload.get('scenario')}', the path '{name}'", path="scenario")
