@@ -42,13 +42,15 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--chunk-size", type=int, default=25)
         parser.add_argument("--queue", action="store_true", help="hand the chunks to the Celery workers and wait")
+        parser.add_argument("--celery-queue", default=None, help="with --queue: the Celery queue its workers serve "
+                                                                    "(default: Celery's default queue)")
         parser.add_argument("--timeout", type=float, default=1800.0, help="seconds to wait for the workers")
         parser.add_argument("--json", dest="as_json", action="store_true", help="print one JSON object")
         parser.add_argument("--workspace", default=DEFAULT_WORKSPACE, help="workspace slug")
 
     def handle(self, *args: Any, slug: str, number: int | None, scenario: str | None, orchestrator: str,
-               conversations: int, seed: int, chunk_size: int, queue: bool, timeout: float, as_json: bool,
-               workspace: str, **options: Any) -> None:
+               conversations: int, seed: int, chunk_size: int, queue: bool, celery_queue: str | None,
+               timeout: float, as_json: bool, workspace: str, **options: Any) -> None:
         try:
             version = resolve_version(slug=slug, number=number, workspace=workspace)
             with user_errors(slug):
@@ -58,7 +60,7 @@ class Command(BaseCommand):
         except CommandError as exc:
             raise CommandError(str(exc), returncode=BAD_INPUT) from None
         started = time.perf_counter()
-        run = _wait(run, timeout) if queue else run_execute(run_id=run.pk)
+        run = _wait(run, timeout, celery_queue) if queue else run_execute(run_id=run.pk)
         seconds = time.perf_counter() - started
         self.stdout.write(json.dumps(_as_data(run, seconds), indent=2) if as_json else _as_text(run, seconds))
         if run.status != SimulationStatus.DONE:
@@ -85,10 +87,10 @@ def _scenario(catalog_id: int, given: str | None) -> Any:
         raise CommandError(f"{given}: not YAML or JSON: {exc}") from None
 
 
-def _wait(run: SimulationRun, timeout: float) -> SimulationRun:
+def _wait(run: SimulationRun, timeout: float, celery_queue: str | None) -> SimulationRun:
     from orchestrator.tasks import simulation_start
 
-    simulation_start.delay(run.pk)
+    simulation_start.apply_async(args=[run.pk], queue=celery_queue)  # the chunks follow it to that queue
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         run.refresh_from_db()

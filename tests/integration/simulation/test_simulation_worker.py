@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -10,9 +11,13 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from io import StringIO
 
 import pytest
 from celery import Celery
+from django.conf import settings
+from django.core.management import call_command
+from django.db import connection
 
 from orchestrator.models import SimulationRun, SimulationStatus
 from orchestrator.simulation_services import run_create
@@ -24,6 +29,8 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]  # th
 
 @contextmanager
 def client_and_queue() -> Iterator[tuple[Celery, str]]:
+    """A client on Redis and a fresh queue. The client becomes Celery's current app: tasks sent by
+    name through it go to Redis, whatever the settings say."""
     from django.db import connection
 
     if connection.vendor != "postgresql":
@@ -105,3 +112,24 @@ def test_a_worker_killed_mid_run_loses_nothing_and_another_finishes_it(workspace
     assert indices(finished) == list(range(120))  # every conversation, exactly once
     kept = {c.index: c.pk for c in finished.results.filter(index__in=list(before))}
     assert kept == before  # what the killed worker stored is kept as it was
+
+
+def test_the_command_hands_a_run_to_the_workers_and_waits(workspace, banking, realistic):
+    if connection.vendor != "postgresql":
+        pytest.skip("the worker shares the database through PostgreSQL")
+    # No test client here: a second Celery app would become the current one and take the command's message.
+    queue = f"test-sim-{uuid.uuid4().hex[:8]}"
+    env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": settings.CELERY_BROKER_URL}
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo", "-Q", queue, "--loglevel",
+         "warning", "-n", f"{uuid.uuid4().hex[:6]}@%h"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    try:
+        out = StringIO()
+        call_command("simulate", "banking", "--conversations", "12", "--queue", "--celery-queue", queue,
+                     "--timeout", "240", "--json", stdout=out)
+    finally:
+        stop(worker)
+    data = json.loads(out.getvalue())
+    assert data["status"] == "done" and data["conversations"] == 12
+    assert SimulationRun.objects.get(pk=data["id"]).results.count() == 12
