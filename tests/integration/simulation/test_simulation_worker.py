@@ -19,6 +19,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.db import connection
 
+from config import celery_app
 from orchestrator.models import SimulationRun, SimulationStatus
 from orchestrator.simulation_services import run_create
 from tests.conftest import ROOT, database_url
@@ -29,13 +30,13 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]  # th
 
 @contextmanager
 def client_and_queue() -> Iterator[tuple[Celery, str]]:
-    """A client on Redis and a fresh queue. The client becomes Celery's current app: tasks sent by
-    name through it go to Redis, whatever the settings say."""
+    """A client on Redis (not made Celery's current app) and a fresh queue."""
     from django.db import connection
 
     if connection.vendor != "postgresql":
         pytest.skip("the workers share the database through PostgreSQL")
-    yield Celery("test-client", broker=REDIS, backend=REDIS), f"test-sim-{uuid.uuid4().hex[:8]}"
+    yield (Celery("test-client", broker=REDIS, backend=REDIS, set_as_current=False),
+           f"test-sim-{uuid.uuid4().hex[:8]}")
 
 
 def start_worker(queue: str) -> subprocess.Popen:
@@ -117,7 +118,8 @@ def test_a_worker_killed_mid_run_loses_nothing_and_another_finishes_it(workspace
 def test_the_command_hands_a_run_to_the_workers_and_waits(workspace, banking, realistic):
     if connection.vendor != "postgresql":
         pytest.skip("the worker shares the database through PostgreSQL")
-    # No test client here: a second Celery app would become the current one and take the command's message.
+    # The command sends through Celery's current app: the project's, not a client another test made current.
+    celery_app.set_current()
     queue = f"test-sim-{uuid.uuid4().hex[:8]}"
     env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": settings.CELERY_BROKER_URL}
     worker = subprocess.Popen(
