@@ -114,13 +114,19 @@ def run_chunks(run: SimulationRun) -> list[tuple[int, int]]:
 
 
 def run_dispatch(*, run_id: int, send: Callable[[int, int, int], None]) -> str:
-    """Mark the run started and hand each chunk to `send(run_id, start, stop)`; idempotent."""
-    claimed = SimulationRun.objects.filter(pk=run_id, status=SimulationStatus.QUEUED).update(
+    """Mark the run started and hand each unfinished chunk to `send(run_id, start, stop)`.
+
+    Safe to deliver again: a start task redelivered after its worker died mid-dispatch sends the
+    chunks that are not complete once more (a chunk sent twice does its work once).
+    """
+    SimulationRun.objects.filter(pk=run_id, status=SimulationStatus.QUEUED).update(
         status=SimulationStatus.RUNNING, started_at=timezone.now())
     run = SimulationRun.objects.get(pk=run_id)
-    if claimed:
+    if run.status == SimulationStatus.RUNNING:
+        have = set(run.results.values_list("index", flat=True))
         for start, stop in run_chunks(run):
-            send(run_id, start, stop)
+            if any(i not in have for i in range(start, stop)):
+                send(run_id, start, stop)
     return run.status
 
 

@@ -84,3 +84,20 @@ def test_bad_input_is_refused_and_nothing_is_saved(workspace, banking, realistic
         run_create(workspace=workspace, version=banking, scenario=scenario_data, conversations=5, enqueue=False)
     assert {i.path for i in caught.value.issues} >= {"skills.ocr_document.failure_rate"}
     assert SimulationRun.objects.count() == 0
+
+
+def test_a_redelivered_start_sends_only_the_chunks_not_yet_complete(workspace, banking, realistic):
+    run = run_create(workspace=workspace, version=banking, scenario="realistic", conversations=9, chunk_size=3,
+                     enqueue=False)
+    sent: list[tuple[int, int]] = []
+    run_dispatch(run_id=run.pk, send=lambda run_id, start, stop: sent.append((start, stop)))
+    assert sent == [(0, 3), (3, 6), (6, 9)]
+    run_chunk(run_id=run.pk, start=3, stop=6)
+    sent.clear()
+    run_dispatch(run_id=run.pk, send=lambda run_id, start, stop: sent.append((start, stop)))
+    assert sent == [(0, 3), (6, 9)]
+    for start, stop in sent:
+        run_chunk(run_id=run.pk, start=start, stop=stop)
+    sent.clear()
+    assert run_dispatch(run_id=run.pk, send=lambda run_id, start, stop: sent.append((start, stop))) == "done"
+    assert sent == []
