@@ -137,10 +137,10 @@ def simulated_conversation_page(request: HtmxHttpRequest, pk: int, index: int) -
     context = {"run": run, "conversation": conversation, "session": conversation,
                "debug": conversation_debug(conversation=conversation),
                "explained": conversation_explained(conversation=conversation)}
-    template = "orchestrator/simulations/conversation.html"
     if request.htmx and not request.htmx.history_restore_request:
-        template = "orchestrator/sessions/inspector.html#inspector"  # the inspector's own poll
-    return render(request, template, context)
+        # The inspector polls to follow a live chat; a simulated conversation is over: stop it.
+        return render(request, "orchestrator/sessions/inspector.html#inspector", context, status=STOP_POLLING)
+    return render(request, "orchestrator/simulations/conversation.html", context)
 
 
 def _run(request: HttpRequest, pk: int) -> SimulationRun:
