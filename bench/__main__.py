@@ -1,4 +1,4 @@
-"""`python -m bench [--only planning|validation|turns|nestful]`: planning, validation, chat turns, NESTFUL.
+"""`python -m bench [--only planning|validation|turns|simulation|nestful]`: one part, or all of them.
 
 Each part reads its own options (`bench/planning.py`, `bench/validation.py`); `bench/turns.py`
 runs with its defaults here (`python -m bench.turns --help` for its own); `bench/nestful.py` reads
@@ -8,10 +8,10 @@ NESTFUL from the bench's own copy and skips with a message when it cannot have i
 import argparse
 import sys
 
-from . import nestful, planning, turns, validation
+from . import nestful, planning, simulation, turns, validation
 
 options = argparse.ArgumentParser(add_help=False)  # --help goes on to the planning part
-options.add_argument("--only", choices=("planning", "validation", "turns", "nestful"))
+options.add_argument("--only", choices=("planning", "validation", "turns", "simulation", "nestful"))
 validation.add_arguments(options)
 nestful.add_arguments(options)
 chosen, rest = options.parse_known_args()
@@ -27,6 +27,10 @@ if chosen.only in (None, "turns"):  # chat turn latency through the Django servi
     if chosen.only is None:
         print()
     turns.main([])
+if chosen.only in (None, "simulation"):  # simulated conversations in process and on workers, default options
+    if chosen.only is None:
+        print()
+    simulation.main([])
 if chosen.only in (None, "nestful"):
     if chosen.only is None:
         print()

@@ -14,6 +14,7 @@ from ..catalog.spec import CatalogSpec, Goal
 from .compile import Domain, check_goal, compile_catalog, goal_operations
 from .downward import OPTIMAL_SEARCH, run_landmarks, run_search
 from .ground import GroundAction, GroundTask, ground
+from .plan_cache import PlanCache
 from .reachability import Blocker, blockers, reachable, relevant
 from .sas import SasOperator, write_sas
 from .task import Fact, PlanningState, StepKind
@@ -138,23 +139,29 @@ def just_in_time(steps: list[GroundAction]) -> list[GroundAction]:
 class Planner:
     """Plans for one compiled catalog version; safe to share between threads."""
 
-    def __init__(self, domain: Domain, search: str = OPTIMAL_SEARCH):
+    def __init__(self, domain: Domain, search: str = OPTIMAL_SEARCH, cache_size: int = 4096):
         self.domain = domain
         self.search = search
         self.task: GroundTask = ground(domain)
+        # Exact: the domain and search are fixed for this instance, so (goal, state) decides the plan.
+        self.cache: PlanCache[PlanResult] = PlanCache(cache_size)
 
     @classmethod
-    def for_spec(cls, spec: CatalogSpec, search: str = OPTIMAL_SEARCH) -> Planner:
-        return cls(compile_catalog(spec), search)
+    def for_spec(cls, spec: CatalogSpec, search: str = OPTIMAL_SEARCH, cache_size: int = 4096) -> Planner:
+        return cls(compile_catalog(spec), search, cache_size)
 
     def plan(self, goal: Goal, state: PlanningState | None = None) -> PlanResult:
-        prepared = self._prepare(goal, state or PlanningState())
+        """The optimal plan for `goal` from `state`; a (goal, state) seen before is answered from memory."""
+        state = state or PlanningState()
+        return self.cache.get_or_compute((goal, state), lambda: self._search(goal, state))
+
+    def _search(self, goal: Goal, state: PlanningState) -> PlanResult:
+        prepared = self._prepare(goal, state)
         if not isinstance(prepared, SasTask):
             return prepared
         found = run_search(prepared.sas, self.search)
         if found is None:  # cannot happen when reachability says yes; kept as a safeguard
-            return self._unsolvable(goal, prepared.open_goals, prepared.enabled, prepared.facts,
-                                    state or PlanningState())
+            return self._unsolvable(goal, prepared.open_goals, prepared.enabled, prepared.facts, state)
         actions = self.task.actions
         steps = [actions[prepared.chosen[i]] for i in found if i < len(prepared.chosen)]  # the rest: goal helpers
         ordered = regression_order(steps, [f for options in prepared.open_goals for f in options])

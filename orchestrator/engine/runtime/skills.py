@@ -60,6 +60,12 @@ def _rule_applies(rule: SimRule, inputs: dict[str, str]) -> bool:
     return all(_matches(expected, inputs.get(name)) for name, expected in rule.when.items())
 
 
+def matching_rule(skill: Skill, inputs: dict[str, str]) -> SimRule | None:
+    """The first rule of the skill's `simulation` that `inputs` match, if any."""
+    sim = skill.simulation
+    return next((r for r in sim.rules if _rule_applies(r, inputs)), None) if sim else None
+
+
 def sample_value(element: Element) -> str:
     """A plausible value of an element's format, for simulated outputs nobody declared."""
     fmt = element.format or "text"
@@ -88,7 +94,7 @@ class SimulatedSkills:
         self.calls.append((skill.name, mode, dict(inputs)))
         spec_mode = skill.mode(mode)
         sim = skill.simulation
-        rule = next((r for r in sim.rules if _rule_applies(r, inputs)), None) if sim else None
+        rule = matching_rule(skill, inputs)
         if rule is not None and rule.result == "invalid":
             return SkillResult("invalid", message=rule.message or "the skill rejected these inputs")
         if rule is not None and rule.result == "unfeasible":

@@ -1,0 +1,219 @@
+"""One simulated conversation: a simulated user talks to an orchestrator whose skills behave as a scenario says.
+
+`simulate_conversation` returns the transcript, the trace, the final state and the figures of the
+conversation; all of it is a function of (catalog, scenario, orchestrator, seed, index), timings
+aside, so a conversation can be computed again anywhere and give the same result.
+
+The transcript is what the chat API would have stored: a list of
+`{"position", "role": "user"|"assistant", "kind", "text", "data"}`, the greeting first, sensitive
+values masked as `orchestrator.engine.runtime.masking` masks live transcripts.
+
+The trace is a list of `{"position", "kind", "data"}` events in the live sessions' format
+(`data["turn"]` is the position of the user message that caused the event), masked the same way:
+
+- `plan`: `goal`, `lines`, `cost`, `reason`, `discarded` (the plan given up), `unsolvable`;
+- `execution`: the live fields (`step`, `skill`, `mode`, `inputs` sent, `args`, `outputs`,
+  `outcome`, `planned_outcome`, `explanation`) and, for learning, `available` (every element the
+  conversation knew at the call), `sent` (the declared inputs sent), `status` (ok | invalid |
+  unfeasible | error), `missing` (inputs the skill really needed and did not get) and `success`
+  (ok, and the outputs expected of the planned outcome, if any, were given);
+- `share`: `element`, `skill`, `consent`, `step`;
+- `user` (simulation only): what the simulated user did: `act` (`slot` with `element`, `filled`
+  and `reason`: cannot | refuse | unfillable; `consent` with `given`; `side_question`,
+  `digression`, `stopped`, `other_format`, `volunteered`, `typo`, `rephrased`, `gave_up`...).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..catalog.spec import CatalogSpec, Goal
+from ..planning.compile import goal_operations
+from ..planning.planner import Planner
+from ..runtime.masking import MASK, mask_data, mask_text, sensitive_values
+from ..runtime.s3 import S3Orchestrator
+from ..runtime.session import SessionState
+from ..runtime.turns import PlannerOrchestrator, TurnLog
+from .scenario import Scenario
+from .truth import Call, TruthSkills
+from .user import SimulatedUser, Utterance
+
+OrchestratorKind = Literal["planner", "s3"]
+Outcome = Literal["success", "gave_up", "stopped", "stalled", "failed"]
+
+
+class TimedPlanner:
+    """The planner, with the time spent in `plan` counted (the orchestrator's planning time)."""
+
+    def __init__(self, planner: Planner):
+        self.planner = planner
+        self.domain = planner.domain
+        self.seconds = 0.0
+
+    def plan(self, *args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return self.planner.plan(*args, **kwargs)
+        finally:
+            self.seconds += time.perf_counter() - started
+
+    def __getattr__(self, name: str) -> Any:  # landmarks, task, search: as the planner has them
+        return getattr(self.planner, name)
+
+
+@dataclass
+class Conversation:
+    index: int
+    intent: str
+    outcome: Outcome
+    transcript: list[dict[str, Any]] = field(default_factory=list)
+    trace: list[dict[str, Any]] = field(default_factory=list)
+    state: dict[str, Any] = field(default_factory=dict)  # the final SessionState, sensitive values masked
+    metrics: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def success(self) -> bool:
+        return self.outcome == "success"
+
+
+def conversation_seed(seed: int, index: int, part: str) -> random.Random:
+    # A string seed is hashed the same way in every process: conversation `index` of a run is the
+    # same whichever worker computes it, and in whichever chunk.
+    return random.Random(f"{seed}:{index}:{part}")
+
+
+def goal_reached(planner: Planner, state: SessionState, goal: Goal) -> bool:
+    onto = planner.domain.ontology
+    known = all(any(x in state.memory for x in onto.subtree(name)) for name in goal.known)
+    done = all(any(op in state.done for op in goal_operations(planner.domain, ref)) for ref in goal.done)
+    return known and done
+
+
+def simulate_conversation(spec: CatalogSpec, planner: Planner, scenario: Scenario, *,
+                          orchestrator: OrchestratorKind, seed: int, index: int) -> Conversation:
+    user = SimulatedUser(spec, scenario, conversation_seed(seed, index, "user"))
+    state = SessionState()
+    skills = TruthSkills(spec, scenario, conversation_seed(seed, index, "skills"), context=lambda: state.memory,
+                         profile=user.profile)
+    timed = TimedPlanner(planner)
+    kind = S3Orchestrator if orchestrator == "s3" else PlannerOrchestrator
+    bot = kind(spec, timed, skills)  # type: ignore[arg-type]  # duck-typed: it only plans
+    recorder = _Recorder(spec, state)
+    recorder.assistant([r.as_dict() for r in bot.greet()])
+    goal = spec.intent(user.intent).goal
+    utterance: Utterance | None = user.opening()
+    outcome: Outcome = "stalled"
+    turns, said = 0, 0  # `said`: the user's events already recorded
+    while utterance is not None and turns < scenario.users.max_turns:
+        turns += 1
+        hidden = utterance.act == "answer" and bool(utterance.element) and spec.element(utterance.element).sensitive
+        before_calls, events = len(skills.calls), user.events[said:]
+        said = len(user.events)
+        timed.seconds = 0.0
+        started = time.perf_counter()
+        recorder.collect_sensitive()
+        log = bot.turn(state, utterance.text)
+        recorder.collect_sensitive()
+        engine_ms = (time.perf_counter() - started) * 1000
+        replies = [r.as_dict() for r in log.replies]
+        recorder.turn(utterance, hidden, replies, log, skills.calls[before_calls:], events,
+                      planner_ms=timed.seconds * 1000, engine_ms=engine_ms)
+        satisfied = goal_reached(planner, state, goal)
+        if utterance.act == "stop":
+            outcome = "stopped"
+            break
+        utterance = user.respond(replies, satisfied)
+        if utterance is None:
+            outcome = "success" if satisfied else ("gave_up" if user.events and user.events[-1]["kind"] == "gave_up"
+                                                   else "failed")
+    if outcome == "stalled" and goal_reached(planner, state, goal):
+        outcome = "success"
+    recorder.user(user.events[said:], turn=len(recorder.raw) - 1)  # how the user left, if it said so
+    return recorder.finish(index=index, intent=user.intent, outcome=outcome, turns=turns, user=user)
+
+
+class _Recorder:
+    """Builds the masked transcript and trace as the turns go, and the conversation's figures."""
+
+    def __init__(self, spec: CatalogSpec, state: SessionState):
+        self.spec, self.state = spec, state
+        self.raw: list[tuple[str, str, str, dict[str, Any], bool]] = []  # role, kind, text, data, hidden
+        self.events: list[tuple[str, dict[str, Any]]] = []
+        self.sensitive: dict[str, None] = {}  # every sensitive value the conversation held, in order
+        self.figures: dict[str, Any] = {"questions": 0, "consents": 0, "plans": 0, "replans": 0, "unsolvable": 0,
+                                        "skill_calls": {}, "skill_failures": {}, "planner_ms": [], "engine_ms": []}
+
+    def collect_sensitive(self) -> None:
+        """Sensitive values known now; a value later forgotten or overwritten was still said."""
+        self.sensitive.update(dict.fromkeys(sensitive_values(self.spec, self.state)))
+
+    def assistant(self, replies: list[dict[str, Any]]) -> None:
+        for reply in replies:
+            self.raw.append(("assistant", reply["kind"], reply["text"], reply, False))
+            self.figures["questions"] += reply["kind"] == "question" and bool(reply.get("element"))
+            self.figures["consents"] += reply["kind"] == "consent"
+
+    def turn(self, utterance: Utterance, hidden: bool, replies: list[dict[str, Any]], log: TurnLog,
+             calls: list[Call], user_events: list[dict[str, Any]], *, planner_ms: float, engine_ms: float) -> None:
+        position = len(self.raw)
+        self.raw.append(("user", "user", utterance.text, {}, hidden))
+        self.assistant(replies)
+        self.user(user_events, turn=position)
+        for plan in log.plans:
+            self.events.append(("plan", {"turn": position, "goal": plan.goal, "lines": list(plan.lines),
+                                         "cost": plan.cost, "reason": plan.reason, "discarded": list(plan.discarded),
+                                         "unsolvable": plan.unsolvable}))
+            self.figures["plans"] += 1
+            self.figures["replans"] += bool(plan.discarded)
+            self.figures["unsolvable"] += plan.unsolvable is not None
+        for record, call in zip(log.executions, calls, strict=False):
+            success = call.status == "ok" and bool(record.outputs or not self._planned_outputs(record))
+            self.events.append(("execution", {"turn": position, **record.model_dump(mode="json"),
+                                              "available": list(call.available), "sent": list(call.sent),
+                                              "status": call.status, "missing": list(call.missing),
+                                              "success": success}))
+            calls_by_skill = self.figures["skill_calls"]
+            calls_by_skill[record.skill] = calls_by_skill.get(record.skill, 0) + 1
+            if not success:
+                failures = self.figures["skill_failures"]
+                failures[record.skill] = failures.get(record.skill, 0) + 1
+        for share in log.shares:
+            self.events.append(("share", {"turn": position, "element": share.element, "skill": share.skill,
+                                          "consent": share.consent, "step": share.step}))
+        self.figures["planner_ms"].append(round(planner_ms, 3))
+        self.figures["engine_ms"].append(round(engine_ms, 3))
+
+    def user(self, events: list[dict[str, Any]], turn: int) -> None:
+        """What the user did to say the message at `turn` (it volunteered, asked why, refused...)."""
+        for event in events:
+            self.events.append(("user", {"turn": turn, "act": event["kind"],
+                                         **{k: v for k, v in event.items() if k != "kind"}}))
+
+    def _planned_outputs(self, record: Any) -> tuple[str, ...]:
+        mode = self.spec.skill(record.skill).mode(record.mode)
+        return next((o.outputs for o in mode.outcomes if o.name == record.planned_outcome), ())
+
+    def finish(self, *, index: int, intent: str, outcome: Outcome, turns: int, user: SimulatedUser) -> Conversation:
+        self.collect_sensitive()
+        values = list(self.sensitive)
+        transcript = []
+        for position, (role, kind, text, data, hidden) in enumerate(self.raw):
+            shown = mask_text(text, values)
+            if hidden and shown == text:
+                shown = MASK  # an answer to a sensitive question the runtime could not read: hidden whole
+            transcript.append({"position": position, "role": role, "kind": kind, "text": shown,
+                               "data": mask_data(data, values) if role == "assistant" else {}})
+        trace = [{"position": i, "kind": kind, "data": mask_data(data, values)}
+                 for i, (kind, data) in enumerate(self.events)]
+        user_acts = [e["kind"] for e in user.events]
+        metrics = {
+            **self.figures, "intent": intent, "outcome": outcome, "success": outcome == "success", "turns": turns,
+            "consents_refused": sum(1 for e in user.events if e["kind"] == "consent" and not e["given"]),
+            "slots_withheld": sum(1 for e in user.events if e["kind"] == "slot" and not e["filled"]),
+            "side_questions": user_acts.count("side_question"), "digressions": user_acts.count("digression"),
+        }
+        return Conversation(index=index, intent=intent, outcome=outcome, transcript=transcript, trace=trace,
+                            state=mask_data(self.state.model_dump(mode="json"), values), metrics=metrics)
