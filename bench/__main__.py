@@ -1,4 +1,4 @@
-"""`python -m bench [--only planning|validation|turns]`: the planning tables, the validation ones, chat turns.
+"""`python -m bench [--only planning|validation|turns|learning]`: planning, validation, chat turns, learning.
 
 Each part reads its own options (`bench/planning.py`, `bench/validation.py`); `bench/turns.py`
 runs with its defaults here (`python -m bench.turns --help` for its own).
@@ -7,11 +7,12 @@ runs with its defaults here (`python -m bench.turns --help` for its own).
 import argparse
 import sys
 
-from . import planning, turns, validation
+from . import learning, planning, turns, validation
 
 options = argparse.ArgumentParser(add_help=False)  # --help goes on to the planning part
-options.add_argument("--only", choices=("planning", "validation", "turns"))
+options.add_argument("--only", choices=("planning", "validation", "turns", "learning"))
 validation.add_arguments(options)
+learning.add_arguments(options)
 chosen, rest = options.parse_known_args()
 
 if chosen.only in (None, "planning"):
@@ -25,3 +26,7 @@ if chosen.only in (None, "turns"):  # chat turn latency through the Django servi
     if chosen.only is None:
         print()
     turns.main([])
+if chosen.only in (None, "learning"):  # the learner against the scenarios' answer keys
+    if chosen.only is None:
+        print()
+    learning.run(sorted(int(x) for x in chosen.sizes.split(",")), chosen.learning_seed, peer=not chosen.no_peer)
