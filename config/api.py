@@ -18,6 +18,7 @@ from orchestrator.engine.errors import ConcertoError, Issue, SpecError
 api = NinjaAPI(title="Concerto API", version="1", urls_namespace="api", docs_url="/docs")
 
 api.add_router("/catalogs", catalog_router)
+api.add_router("/catalogs", "orchestrator.simulation_api.router")  # /catalogs/{slug}/simulations
 api.add_router("/validation", "orchestrator.api.router")
 api.add_router("", "orchestrator.chat_api.router")  # the chat widget: /assistants/..., /sessions/...
 

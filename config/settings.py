@@ -124,6 +124,10 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "processed_folder": str(_processed_dir),
         "control_folder": str(_control_dir),
     }
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # A message a worker took and never acknowledged (it was killed) goes back to the queue after
+    # this many seconds; the jobs are idempotent, so one that outlives it and runs twice does no harm.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
 _default_results = VAR_DIR / "celery-results"
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=f"file://{_default_results}")
 if CELERY_RESULT_BACKEND.startswith("file://"):

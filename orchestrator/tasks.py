@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from .simulation_services import run_chunk, run_dispatch
 from .validation_services import analysis_run
 
 
@@ -11,3 +12,20 @@ from .validation_services import analysis_run
 def trajectory_analysis_run(analysis_id: int) -> str:
     """Analyse a stored batch of trajectories. Idempotent: a finished batch is left as it is."""
     return analysis_run(analysis_id=analysis_id).status
+
+
+# --- simulations (issue 12) ------------------------------------------------------------------------
+
+
+@shared_task(bind=True, acks_late=True)
+def simulation_start(self, run_id: int) -> str:
+    """Fan a run out in chunks, onto the queue this task came from (the workers that serve it)."""
+    queue = (self.request.delivery_info or {}).get("routing_key") or None
+    return run_dispatch(run_id=run_id, send=lambda run, start, stop: simulation_chunk.apply_async(
+        args=[run, start, stop], queue=queue))
+
+
+@shared_task(acks_late=True)
+def simulation_chunk(run_id: int, start: int, stop: int) -> int:
+    """Simulate conversations [start, stop) of a run. Idempotent: stored conversations are not redone."""
+    return run_chunk(run_id=run_id, start=start, stop=stop)

@@ -18,3 +18,16 @@ urlpatterns += [
     path("sessions/", views.session_list_page, name="sessions"),
     path("sessions/<uuid:session_id>/", views.session_inspector_page, name="session"),
 ]
+
+# --- simulations (issue 12) ----------------------------------------------------------------------
+from . import simulation_views  # noqa: E402
+
+urlpatterns += [
+    path("catalogs/<slug:slug>/simulations/", simulation_views.simulation_index_page, name="simulations"),
+    path("catalogs/<slug:slug>/simulations/start/", simulation_views.simulation_start_view, name="simulation_start"),
+    path("simulations/compare/", simulation_views.simulation_compare_page, name="simulation_compare"),
+    path("simulations/<int:pk>/", simulation_views.simulation_page, name="simulation"),
+    path("simulations/<int:pk>/cancel/", simulation_views.simulation_cancel_view, name="simulation_cancel"),
+    path("simulations/<int:pk>/conversations/<int:index>/", simulation_views.simulated_conversation_page,
+         name="simulated_conversation"),
+]

@@ -50,6 +50,7 @@ class SimulatedUser:
     rephrased: int = 0
     asked_why: set[str] = field(default_factory=set)
     odd_answers: dict[str, int] = field(default_factory=dict)
+    given: dict[str, list[str]] = field(default_factory=dict)  # element -> values given, in order
     digressed: bool = False
 
     def __post_init__(self) -> None:
@@ -131,6 +132,16 @@ class SimulatedUser:
                              element)
         name, value = known
         spec_element = self.spec.element(name)
+        if self.odd_answers.get(element, 0) == 1:
+            self.odd_answers[element] = 2  # asked again after an answer written oddly: written plainly now
+        elif value in self.given.get(name, []):
+            # Asked again for a value already given plainly: it did not work; another one, if it has one.
+            value = self._another(spec_element, self.given[name])
+            if value is None:
+                self._event("slot", element=element, filled=False, reason="exhausted")
+                return Utterance(self.rng.choice(CANNOT).format(label=label), "cannot", element)
+            self.profile[name] = value
+        self.given.setdefault(name, []).append(value)
         tries = self.odd_answers.get(element, 0)
         written = value
         if tries == 0 and self.rng.random() < self.scenario.users.phrasing.other_format:
@@ -144,6 +155,14 @@ class SimulatedUser:
             text = typo(text, self.rng, keep=written)
         self._event("slot", element=element, filled=True, given=name)
         return Utterance(text, "answer", element)
+
+    def _another(self, element: Element, tried: list[str]) -> str | None:
+        pool = self.scenario.users.values.get(element.name)
+        if pool:
+            left = [v for v in pool if v not in tried]
+            return self.rng.choice(left) if left else None
+        fresh = generate(element, self.rng)
+        return None if fresh in tried or len(tried) >= 3 else fresh
 
     def _consent(self, reply: dict[str, Any]) -> Utterance:
         if self.rng.random() < self.scenario.users.behaviour.refuse_consent:

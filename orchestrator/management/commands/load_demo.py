@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import yaml
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 
@@ -14,8 +15,11 @@ from catalog_app.services import catalog_import, membership_set, user_create, wo
 from orchestrator.chat_selectors import assistant_by_key
 from orchestrator.chat_services import assistant_create, assistant_set_version
 from orchestrator.engine.catalog.spec_io import load_catalog
+from orchestrator.simulation_services import scenario_save
 
 DEMO_CATALOG = Path(__file__).resolve().parents[3] / "catalog_app" / "demo" / "banking.yaml"
+# Simulation (issue 12): the banking scenario, and the thin catalog for a cold start with its own.
+DEMO_SIMULATIONS = [("banking.yaml", "banking-scenario.yaml"), ("banking-thin.yaml", "banking-thin-scenario.yaml")]
 # The demo chat assistant: its publishable key, and the pages that may embed it (runserver).
 DEMO_ASSISTANT = "demo-banking"
 DEMO_ORIGINS = ["http://127.0.0.1:8000", "http://localhost:8000"]
@@ -40,6 +44,7 @@ class Command(BaseCommand):
         with user_errors(str(DEMO_CATALOG)):
             self._catalog(workspace)
             self._assistant(workspace)
+            self._simulations(workspace)
         for username, password, role in DEMO_USERS:
             self._user(workspace, username, password, role)
         logins = " or ".join(f"{username} / {password}" for username, password, _ in DEMO_USERS)
@@ -67,6 +72,18 @@ class Command(BaseCommand):
         elif assistant.catalog_version_id != version.pk:
             assistant_set_version(assistant=assistant, version=version)
             self.stdout.write(f"Assistant '{DEMO_ASSISTANT}' now runs banking version {version.number}.")
+
+    def _simulations(self, workspace: Workspace) -> None:
+        folder = DEMO_CATALOG.parent
+        for catalog_file, scenario_file in DEMO_SIMULATIONS:
+            spec = load_catalog((folder / catalog_file).read_bytes(), "yaml")
+            catalog = Catalog.objects.filter(workspace=workspace, slug=spec.catalog).first()
+            if catalog is None:
+                catalog_import(workspace=workspace, spec=spec, note="demo")
+                catalog = Catalog.objects.get(workspace=workspace, slug=spec.catalog)
+                self.stdout.write(f"Imported catalog '{spec.catalog}' as version 1 (draft).")
+            stored = scenario_save(catalog=catalog, data=yaml.safe_load((folder / scenario_file).read_text()))
+            self.stdout.write(f"Scenario '{stored.name}' of '{spec.catalog}' is loaded.")
 
     def _user(self, workspace: Workspace, username: str, password: str, role: str) -> None:
         user = get_user_model().objects.filter(username=username).first()
