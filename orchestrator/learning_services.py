@@ -29,8 +29,11 @@ from orchestrator.engine.learning.effects import intent_plans, plan_effects
 from orchestrator.engine.learning.observations import Conversation, from_trace
 from orchestrator.engine.learning.refinements import Refinement as Proposal
 from orchestrator.engine.learning.refinements import apply_refinements
+from orchestrator.engine.learning.retarget import scenario_retargeted
+from orchestrator.engine.simulation.scenario import parse_scenario
 
-from .models import ChatSession, Refinement, RefinementStatus, SimulationRun, SimulationStatus
+from .models import ChatSession, Refinement, RefinementStatus, SimulationRun, SimulationScenario, SimulationStatus
+from .simulation_services import scenario_save
 
 MAX_SESSIONS = 2000  # live sessions read per learning call, newest first
 
@@ -203,4 +206,20 @@ def _draft_with(catalog: Catalog, accepted: list[Refinement], user: AbstractBase
         return apply_refinements(spec, changes)
 
     new = version_edit(version=draft, change=change)
+    _scenarios_carried_over(catalog, draft, new)
     return draft, diff_catalogs(old, new)
+
+
+def _scenarios_carried_over(catalog: Catalog, draft: CatalogVersion, spec: CatalogSpec) -> None:
+    """Store `<name>-v<N>` for each stored scenario the draft would refuse only for outcomes it removed."""
+    for stored in SimulationScenario.objects.filter(catalog=catalog):
+        try:
+            parse_scenario(stored.data, spec)
+            continue  # still fits the draft as it is
+        except ConcertoError:
+            pass
+        data = scenario_retargeted(stored.data, spec, f"{stored.name}-v{draft.number}")
+        try:
+            scenario_save(catalog=catalog, data=data, version=draft)
+        except ConcertoError:
+            continue  # it differs in more than removed outcomes: the analyst writes the new one

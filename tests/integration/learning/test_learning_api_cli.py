@@ -49,3 +49,32 @@ def test_learn_exits_2_on_bad_input(banking, args):
     with pytest.raises(CommandError) as raised:
         call_command("learn", *args, stdout=StringIO())
     assert raised.value.returncode == 2
+
+
+def test_review_accepts_as_an_admin_and_refuses_an_analyst_with_exit_2(banking, run, admin, analyst):
+    rows = refinements_propose(catalog=banking.catalog, run=run)
+    with pytest.raises(CommandError) as raised:
+        call_command("review", "banking", "--accept", str(rows[0].pk), "--user", analyst.username, stdout=StringIO())
+    assert raised.value.returncode == 2 and "admin" in str(raised.value)
+    out = StringIO()
+    call_command("review", "banking", "--accept", str(rows[0].pk), "--reject", str(rows[1].pk),
+                 "--user", admin.username, "--json", stdout=out)
+    data = json.loads(out.getvalue())
+    assert data["draft"] == banking.number + 1 and data["diff"] and data["rejected"] == [rows[1].pk]
+
+
+def test_promote_planner_switches_an_s3_assistant_only_past_the_threshold(workspace, banking, run, admin):
+    from orchestrator.chat_services import assistant_create
+    from orchestrator.models import Assistant, AssistantMode
+
+    assistant_create(workspace=workspace, version=banking, key="cold", mode=AssistantMode.S3)
+    with pytest.raises(CommandError) as raised:
+        call_command("promote_planner", "banking", "--assistant", "cold", "--user", admin.username,
+                     "--threshold", "99", stdout=StringIO())
+    assert raised.value.returncode == 1 and "asks for 99%" in str(raised.value)
+    assert Assistant.objects.get(key="cold").mode == AssistantMode.S3
+    out = StringIO()
+    call_command("promote_planner", "banking", "--assistant", "cold", "--user", admin.username, "--threshold", "20",
+                 stdout=out)
+    assert "now runs banking v1 with the planner" in out.getvalue()
+    assert Assistant.objects.get(key="cold").mode == AssistantMode.PLANNER

@@ -66,3 +66,17 @@ def test_learning_needs_a_finished_run_of_the_same_catalog(banking, run):
         refinements_propose(catalog=banking.catalog, run=run)
     with pytest.raises(ConcertoError, match="from a simulation run"):
         refinements_propose(catalog=banking.catalog)
+
+
+def test_a_stored_scenario_naming_a_removed_outcome_is_carried_over_to_the_draft(banking, run, admin):
+    from orchestrator.models import SimulationScenario
+
+    rows = refinements_propose(catalog=banking.catalog, run=run)
+    never = [r for r in rows if r.kind == "outcome_never"]
+    assert never
+    decision = refinements_decide(catalog=banking.catalog, user=admin, accept=[r.pk for r in never])
+    carried = SimulationScenario.objects.get(catalog=banking.catalog, name=f"realistic-v{decision.draft.number}")
+    for row in never:
+        change = row.change
+        outcomes = carried.data["skills"][change["skill"]]["modes"][change["mode"]].get("outcomes", {})
+        assert change["outcome"] not in outcomes
