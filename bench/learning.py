@@ -8,7 +8,8 @@ For each, N conversations are simulated once; the learner reads the first n of t
 Precision and recall per kind compare proposals with `differences` (the answer key); "true plans
 kept" counts the intents the true model can plan that the learned model (every proposal applied)
 still plans. Thresholds are the learner's defaults, fixed before this bench was run on the seeds
-below (they were looked at on banking seed 99 and generated seeds 1-3, not on these).
+below (they were looked at on banking seed 99 and generated seeds 1-3, not on these). Then the
+peer comparison (`bench/peer.py`): SAM learning by the `sam-learner` package on the same traces.
 """
 
 from __future__ import annotations
@@ -26,12 +27,13 @@ from orchestrator.engine.learning.generated import generated_catalog, generated_
 from orchestrator.engine.learning.learner import learn
 from orchestrator.engine.learning.observations import Conversation, from_trace
 from orchestrator.engine.learning.refinements import Refinement, apply_refinements
-from orchestrator.engine.learning.scoring import KindScore, score, truth_changes
+from orchestrator.engine.learning.scoring import KindScore, difference_key, refinement_key, score, truth_changes
 from orchestrator.engine.planning.planner import Planner
 from orchestrator.engine.simulation.driver import simulate_conversation
 from orchestrator.engine.simulation.scenario import Scenario, differences, load_scenario
 
 from .common import BANKING
+from .peer import sam_proposals
 
 DEMO = BANKING.parent
 GROUPS = {"inputs": ("input_needed",), "outputs": ("output_produced", "output_missing"),
@@ -96,6 +98,7 @@ def run(sizes: list[int], seed: int, peer: bool = True) -> dict[str, Any]:
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
           "| ---: |")
     totals: dict[int, dict[str, list[int]]] = {n: {g: [0, 0, 0, 0] for g in GROUPS} for n in sizes}
+    peers: list[tuple[Bed, list[Conversation], list[Refinement]]] = []
     for bed in beds():
         conversations, _ = observe(bed, max(sizes), seed)
         key = differences(bed.scenario, bed.spec)
@@ -114,6 +117,8 @@ def run(sizes: list[int], seed: int, peer: bool = True) -> dict[str, Any]:
                                                           strict=True)]
             print(f"| {bed.name} | {bed.orchestrator} | {n} | {len(refinements)} | {' | '.join(cells)} "
                   f"| {kept}/{truly} | {elapsed:.0f} |")
+        if bed.orchestrator == "planner":
+            peers.append((bed, conversations, refinements))
     print("\nPlanner scenarios together (banking and the generated ones):\n")
     print("| N | " + " | ".join(f"{g} P | {g} R" for g in GROUPS) + " |")
     print("| ---: | " + " | ".join("---: | ---:" for _ in GROUPS) + " |")
@@ -123,7 +128,32 @@ def run(sizes: list[int], seed: int, peer: bool = True) -> dict[str, Any]:
             proposed, correct, expected, found = totals[n][g]
             cells += [_pct(correct, proposed), _pct(found, expected)]
         print(f"| {n} | {' | '.join(cells)} |")
+    if peer:
+        compare(peers, max(sizes))
     return totals
+
+
+def compare(peers: list[tuple[Bed, list[Conversation], list[Refinement]]], n: int) -> None:
+    """Ours against SAM as the `sam-learner` package implements it, on the same traces, inputs and outputs added."""
+    print(f"\nPeer: SAM learning by `sam-learner` 2.1.9 on the same {n} conversations written as PDDL trajectories "
+          "(inputs a mode needs, outputs an outcome gives; P = correct/proposed, R = found/expected):\n")
+    print("| scenario | ours inputs P | ours inputs R | SAM inputs P | SAM inputs R | ours outputs P | ours outputs R "
+          "| SAM outputs P | SAM outputs R |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for bed, conversations, refinements in peers:
+        found = sam_proposals(bed.spec, conversations)
+        if isinstance(found, str):
+            print(f"\nSAM peer skipped: {found}")
+            return
+        key = {difference_key(d) for d in differences(bed.scenario, bed.spec)}
+        ours = {k for k in (refinement_key(r) for r in refinements) if k is not None}
+        cells = []
+        for kind in ("input_needed", "output_produced"):
+            expected = {k for k in key if k[0] == kind}
+            for proposed in ({k for k in ours if k[0] == kind}, {k for k in found if k[0] == kind}):
+                hits = len(proposed & expected)
+                cells += [ratio(hits, len(proposed)), ratio(hits, len(expected))]
+        print(f"| {bed.name} | {' | '.join(cells)} |")
 
 
 def _pct(part: int, whole: int) -> str:
