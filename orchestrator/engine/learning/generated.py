@@ -83,7 +83,7 @@ def generated_scenario(spec: CatalogSpec, seed: int) -> Scenario:
     # An extra input a user may volunteer (a spottable format), so that some calls have it and some do not.
     spottable = [e.name for e in spec.elements if e.askable and e.format == "email"]
     name = next(picks)
-    extra = [x for x in spottable if x not in spec.skill(name).modes[0].inputs]
+    extra = [x for x in spottable if x not in spec.skill(name).modes[0].inputs and x not in unfillable]
     if extra:
         mode_of(name)["inputs"] = [*spec.skill(name).modes[0].inputs, rng.choice(extra)]
     records = [e.name for e in spec.elements if not e.askable]

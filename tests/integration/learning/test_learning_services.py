@@ -80,3 +80,18 @@ def test_a_stored_scenario_naming_a_removed_outcome_is_carried_over_to_the_draft
         change = row.change
         outcomes = carried.data["skills"][change["skill"]]["modes"][change["mode"]].get("outcomes", {})
         assert change["outcome"] not in outcomes
+
+
+def test_live_sessions_are_read_with_their_trace_and_transcript(workspace, banking):
+    from orchestrator.chat_services import assistant_create, message_post, session_create
+    from orchestrator.learning_services import session_conversations
+
+    assistant = assistant_create(workspace=workspace, version=banking, key="live")
+    session, _ = session_create(assistant=assistant)
+    message_post(session_id=session.pk, text="what is the status of my card application")
+    message_post(session_id=session.pk, text="CC-104233")
+    (seen,) = session_conversations(catalog=banking.catalog)
+    assert seen.ident == f"session:{session.pk}"
+    assert seen.asked.get("card_application_id") is True
+    assert [(c.skill, c.mode, c.status) for c in seen.calls] == [("submit_credit_card", "status", "ok")]
+    assert refinements_propose(catalog=banking.catalog, sessions=True) == []  # one conversation proves nothing
