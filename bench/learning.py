@@ -1,6 +1,6 @@
 """Learning benchmark: the learner's refinements against each scenario's answer key, after N conversations.
 
-    python -m bench --only learning [--sizes 25,50,100,200] [--seed 1] [--no-peer]
+    python -m bench --only learning [--sizes 25,50,100,200,500] [--learning-seed 1] [--no-peer]
 
 Scenarios: the banking demo with its `realistic` truths (planner), the thin banking catalog with
 the same truths (S3: the cold start), and four generated catalogs with seeded truths (planner).
@@ -161,7 +161,7 @@ def _pct(part: int, whole: int) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--sizes", default="25,50,100,200", help="conversation counts to learn from")
+    parser.add_argument("--sizes", default="25,50,100,200,500", help="conversation counts to learn from")
     parser.add_argument("--learning-seed", type=int, default=1, help="the simulation seed")
     parser.add_argument("--no-peer", action="store_true", help="skip the SAM peer comparison")
 
