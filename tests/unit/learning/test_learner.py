@@ -66,3 +66,37 @@ def test_on_banking_conversations_the_learner_finds_the_truths_and_nothing_false
     ssn = next(r for r in refinements if r.key == "output_produced lookup_customer.m1.found ssn")
     assert ssn.evidence["with"] >= Thresholds().output_seen and ssn.evidence["conversations"]
     assert all(c in {o.ident for o in observed} for c in ssn.evidence["conversations"])
+
+
+def test_an_utterance_not_understood_before_a_request_becomes_an_example_of_its_intent(banking_spec):
+    from orchestrator.engine.learning.observations import from_trace
+
+    transcript = [
+        {"position": 0, "role": "assistant", "kind": "text", "text": "Hello", "data": {}},
+        {"position": 1, "role": "user", "kind": "user", "text": "need cash for a car", "data": {}},
+        {"position": 2, "role": "assistant", "kind": "text", "text": "Sorry, I did not understand that.", "data": {}},
+        {"position": 3, "role": "user", "kind": "user", "text": "I need a loan", "data": {}},
+        {"position": 4, "role": "assistant", "kind": "text", "text": "Sure, let's apply for a loan.",
+         "data": {"goal": "apply_loan"}},
+    ]
+    seen = from_trace("c1", [], transcript)
+    (example,) = [r for r in learn(banking_spec, [seen]) if r.kind is Kind.INTENT_EXAMPLE]
+    assert example.change == {"op": "add_example", "intent": "apply_loan", "value": "need cash for a car"}
+
+
+def test_s3_openings_that_missed_a_skill_the_plan_needs_add_words_to_its_preview(banking_spec):
+    conversations = []
+    for i in range(3):
+        c = Conversation(f"c{i}", intent="check_card_status")
+        c.broadcasts = [("where is my plastic parcel", ())]
+        conversations.append(c)
+    (preview,) = [r for r in learn(banking_spec, conversations) if r.kind is Kind.PREVIEW]
+    assert preview.change["skill"] == "submit_credit_card"
+    assert preview.change["value"].endswith("parcel plastic where")
+    assert preview.evidence["missed"] == 3
+
+
+def test_goal_extensions_come_from_intents_users_reach_one_after_the_other(banking_spec):
+    conversations = [Conversation(f"c{i}", completed=["check_card_status", "apply_loan"]) for i in range(3)]
+    (extension,) = [r for r in learn(banking_spec, conversations) if r.kind is Kind.GOAL_EXTENSION]
+    assert extension.change == {"op": "add_extension", "intent": "check_card_status", "value": "apply_loan"}
