@@ -20,7 +20,7 @@ install-dev: install
 # the web server with a Celery worker at http://127.0.0.1:8000.
 demo: install graphviz
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py load_demo --cold-start
 	$(BIN)/python manage.py run_studio
 
 # Headless Chromium comes from Debian's package, never from a test tool's download.

@@ -1,4 +1,4 @@
-"""`python -m bench [--only planning|validation|turns|learning]`: planning, validation, chat turns, learning.
+"""`python -m bench [--only planning|validation|turns|simulation|learning]`: the benchmark parts, in that order.
 
 Each part reads its own options (`bench/planning.py`, `bench/validation.py`); `bench/turns.py`
 runs with its defaults here (`python -m bench.turns --help` for its own).
@@ -7,10 +7,10 @@ runs with its defaults here (`python -m bench.turns --help` for its own).
 import argparse
 import sys
 
-from . import learning, planning, turns, validation
+from . import learning, planning, simulation, turns, validation
 
 options = argparse.ArgumentParser(add_help=False)  # --help goes on to the planning part
-options.add_argument("--only", choices=("planning", "validation", "turns", "learning"))
+options.add_argument("--only", choices=("planning", "validation", "turns", "simulation", "learning"))
 validation.add_arguments(options)
 learning.add_arguments(options)
 chosen, rest = options.parse_known_args()
@@ -26,6 +26,10 @@ if chosen.only in (None, "turns"):  # chat turn latency through the Django servi
     if chosen.only is None:
         print()
     turns.main([])
+if chosen.only in (None, "simulation"):  # simulated conversations in process and on workers, default options
+    if chosen.only is None:
+        print()
+    simulation.main([])
 if chosen.only in (None, "learning"):  # the learner against the scenarios' answer keys
     if chosen.only is None:
         print()

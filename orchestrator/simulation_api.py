@@ -5,6 +5,8 @@
     GET  /catalogs/{slug}/simulations/{id}                    status, progress and, when done, the figures
     POST /catalogs/{slug}/simulations/{id}/cancel             stop a run
     GET  /catalogs/{slug}/simulations/{id}/conversations/{i}  one conversation: transcript and trace
+    GET  /catalogs/{slug}/scenarios                           the scenarios stored for the catalog
+    PUT  /catalogs/{slug}/scenarios/{name}                    store (or replace) a scenario under its name
 
 A bad scenario (unknown element or skill, a rate outside 0..1) is refused with the paths of its
 faults under `scenario`, and nothing is saved.
@@ -17,7 +19,7 @@ from typing import Any, Literal
 
 from django.http import HttpRequest
 from django.urls import reverse
-from ninja import Router, Schema, Status
+from ninja import Body, Router, Schema, Status
 from ninja.errors import HttpError
 from pydantic import ConfigDict, Field
 
@@ -26,8 +28,8 @@ from catalog_app.api_base import ErrorOut, studio_auth
 from orchestrator.engine.errors import ConcertoError, Issue, SpecError, UnknownName
 
 from .models import SimulationRun
-from .simulation_selectors import conversation_get, run_get, run_list
-from .simulation_services import run_cancel, run_create
+from .simulation_selectors import conversation_get, run_get, run_list, scenario_list
+from .simulation_services import run_cancel, run_create, scenario_save
 
 router = Router(tags=["simulations"], auth=studio_auth())
 
@@ -118,6 +120,38 @@ def simulations_conversation(request: HttpRequest, slug: str, run_id: int, index
     return {"index": found.index, "intent": found.intent, "outcome": found.outcome, "success": found.success,
             "turns": found.turns, "metrics": found.metrics, "transcript": found.transcript, "trace": found.trace,
             "page": reverse("orchestrator:simulated_conversation", args=[run.pk, found.index])}
+
+
+SCENARIO_BODY = Body(..., description="a scenario: `users`, `skills`, `unfillable` (see the README)")
+
+
+class ScenarioOut(Schema):
+    name: str
+    description: str
+    data: dict[str, Any]
+    updated_at: datetime
+
+
+@router.get("/{slug}/scenarios", response={200: list[ScenarioOut], 404: ErrorOut},
+            summary="The simulation scenarios stored for the catalog")
+def scenarios_list(request: HttpRequest, slug: str) -> list[dict[str, Any]]:
+    catalog = api_version(request, slug, None).catalog
+    return [_scenario_out(s) for s in scenario_list(catalog=catalog)]
+
+
+@router.put("/{slug}/scenarios/{name}", response={200: ScenarioOut, 404: ErrorOut, 422: ErrorOut},
+            summary="Store a scenario (users and skill truths) under its name, checked against the latest version")
+def scenarios_put(request: HttpRequest, slug: str, name: str,
+                  payload: dict[str, Any] = SCENARIO_BODY) -> dict[str, Any]:
+    version = api_version(request, slug, None)
+    if payload.get("scenario", name) != name:
+        raise ConcertoError(f"the body names scenario '{payload.get('scenario')}', the path '{name}'", path="scenario")
+    return _scenario_out(scenario_save(catalog=version.catalog, data={**payload, "scenario": name}, version=version))
+
+
+def _scenario_out(stored: Any) -> dict[str, Any]:
+    return {"name": stored.name, "description": stored.description, "data": stored.data,
+            "updated_at": stored.updated_at}
 
 
 def _run(request: HttpRequest, slug: str, run_id: int) -> SimulationRun:

@@ -19,8 +19,9 @@ from orchestrator.models import AssistantMode
 from orchestrator.simulation_services import scenario_save
 
 DEMO_CATALOG = Path(__file__).resolve().parents[3] / "catalog_app" / "demo" / "banking.yaml"
-# Simulation (issue 12): the banking scenario, and the thin catalog for a cold start with its own.
-DEMO_SIMULATIONS = [("banking.yaml", "banking-scenario.yaml"), ("banking-thin.yaml", "banking-thin-scenario.yaml")]
+# Simulation (issue 12): the banking scenario; with --cold-start also the thin catalog and its own.
+DEMO_SCENARIO = ("banking.yaml", "banking-scenario.yaml")
+COLD_START = ("banking-thin.yaml", "banking-thin-scenario.yaml")
 # The demo chat assistant: its publishable key, and the pages that may embed it (runserver).
 DEMO_ASSISTANT = "demo-banking"
 DEMO_ORIGINS = ["http://127.0.0.1:8000", "http://localhost:8000"]
@@ -38,6 +39,8 @@ class Command(BaseCommand):
             "--only-if-asked", action="store_true",
             help="do nothing unless LOAD_DEMO=1 (how deployments opt in to the demo's public logins)",
         )
+        parser.add_argument("--cold-start", action="store_true",
+                            help="also load the thin banking catalog (banking-thin) and its simulation scenario")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["only_if_asked"] and os.environ.get("LOAD_DEMO", "0") != "1":
@@ -47,8 +50,9 @@ class Command(BaseCommand):
         with user_errors(str(DEMO_CATALOG)):
             self._catalog(workspace)
             self._assistant(workspace)
-            self._simulations(workspace)
-            self._cold_start_assistant(workspace)
+            self._simulations(workspace, [DEMO_SCENARIO, COLD_START] if options["cold_start"] else [DEMO_SCENARIO])
+            if options["cold_start"]:
+                self._cold_start_assistant(workspace)
         for username, password, role in DEMO_USERS:
             self._user(workspace, username, password, role)
         logins = " or ".join(f"{username} / {password}" for username, password, _ in DEMO_USERS)
@@ -77,9 +81,9 @@ class Command(BaseCommand):
             assistant_set_version(assistant=assistant, version=version)
             self.stdout.write(f"Assistant '{DEMO_ASSISTANT}' now runs banking version {version.number}.")
 
-    def _simulations(self, workspace: Workspace) -> None:
+    def _simulations(self, workspace: Workspace, pairs: list[tuple[str, str]]) -> None:
         folder = DEMO_CATALOG.parent
-        for catalog_file, scenario_file in DEMO_SIMULATIONS:
+        for catalog_file, scenario_file in pairs:
             spec = load_catalog((folder / catalog_file).read_bytes(), "yaml")
             catalog = Catalog.objects.filter(workspace=workspace, slug=spec.catalog).first()
             if catalog is None:

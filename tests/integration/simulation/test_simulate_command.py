@@ -48,3 +48,16 @@ def test_bad_input_exits_2_and_saves_nothing(banking, realistic, tmp_path, scena
         simulate("banking", "--conversations", "3", "--scenario", str(bad))
     assert "skills.credit_check.modes.m7" in str(caught.value)
     assert SimulationRun.objects.count() == 0
+
+
+def test_load_demo_stores_the_banking_scenario_and_on_request_the_thin_catalog(db):
+    from orchestrator.models import SimulationScenario
+
+    call_command("load_demo", stdout=StringIO())
+    assert list(SimulationScenario.objects.values_list("catalog__slug", "name")) == [("banking", "realistic")]
+    call_command("load_demo", "--cold-start", stdout=StringIO())
+    call_command("load_demo", "--cold-start", stdout=StringIO())  # idempotent
+    assert sorted(SimulationScenario.objects.values_list("catalog__slug", "name")) == [
+        ("banking", "realistic"), ("banking-thin", "realistic")]
+    data = json.loads(simulate("banking-thin", "--orchestrator", "s3", "--conversations", "4", "--json"))
+    assert data["status"] == "done" and data["scenario"] == "realistic"

@@ -72,3 +72,19 @@ def test_a_run_can_be_cancelled(banking, realistic, basic_auth):
         body = post(client, basic_auth, {"scenario": "realistic", "conversations": 50}).json()
     answer = client.post(f"{URL}/{body['id']}/cancel", **basic_auth)
     assert answer.status_code == 200 and answer.json()["status"] == "cancelled"
+
+
+def test_scenarios_are_stored_by_name_and_checked(banking, basic_auth, scenario_data):
+    client = Client()
+    answer = client.put("/api/v1/catalogs/banking/scenarios/realistic", scenario_data,
+                        content_type="application/json", **basic_auth)
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["data"]["unfillable"] == ["account_number"]
+    assert [s["name"] for s in client.get("/api/v1/catalogs/banking/scenarios", **basic_auth).json()] == ["realistic"]
+    scenario_data["users"]["refuse"]["ssn"] = 3
+    answer = client.put("/api/v1/catalogs/banking/scenarios/realistic", scenario_data,
+                        content_type="application/json", **basic_auth)
+    assert answer.status_code == 422
+    assert "users.refuse.ssn" in {e["path"] for e in answer.json()["errors"]}
+    stored = client.get("/api/v1/catalogs/banking/scenarios", **basic_auth).json()[0]
+    assert stored["data"]["users"]["refuse"]["ssn"] == 0.05  # the refused one changed nothing
