@@ -78,3 +78,12 @@ def test_promote_planner_switches_an_s3_assistant_only_past_the_threshold(worksp
                  stdout=out)
     assert "now runs banking v1 with the planner" in out.getvalue()
     assert Assistant.objects.get(key="cold").mode == AssistantMode.PLANNER
+
+
+def test_load_demo_cold_start_publishes_the_thin_catalog_on_s3(db):
+    from orchestrator.models import Assistant, AssistantMode
+
+    call_command("load_demo", "--cold-start", stdout=StringIO())
+    call_command("load_demo", "--cold-start", stdout=StringIO())
+    thin = Assistant.objects.get(key="demo-banking-thin")
+    assert thin.mode == AssistantMode.S3 and thin.catalog_version.catalog.slug == "banking-thin"
