@@ -1,4 +1,4 @@
-"""`python -m bench [--only planning|validation|turns|simulation|nestful]`: one part, or all of them.
+"""`python -m bench [--only planning|validation|turns|simulation|learning|nestful]`: one part, or all in that order.
 
 Each part reads its own options (`bench/planning.py`, `bench/validation.py`); `bench/turns.py`
 runs with its defaults here (`python -m bench.turns --help` for its own); `bench/nestful.py` reads
@@ -8,11 +8,12 @@ NESTFUL from the bench's own copy and skips with a message when it cannot have i
 import argparse
 import sys
 
-from . import nestful, planning, simulation, turns, validation
+from . import learning, nestful, planning, simulation, turns, validation
 
 options = argparse.ArgumentParser(add_help=False)  # --help goes on to the planning part
-options.add_argument("--only", choices=("planning", "validation", "turns", "simulation", "nestful"))
+options.add_argument("--only", choices=("planning", "validation", "turns", "simulation", "learning", "nestful"))
 validation.add_arguments(options)
+learning.add_arguments(options)
 nestful.add_arguments(options)
 chosen, rest = options.parse_known_args()
 
@@ -31,6 +32,10 @@ if chosen.only in (None, "simulation"):  # simulated conversations in process an
     if chosen.only is None:
         print()
     simulation.main([])
+if chosen.only in (None, "learning"):  # the learner against the scenarios' answer keys
+    if chosen.only is None:
+        print()
+    learning.run(sorted(int(x) for x in chosen.sizes.split(",")), chosen.learning_seed, peer=not chosen.no_peer)
 if chosen.only in (None, "nestful"):
     if chosen.only is None:
         print()

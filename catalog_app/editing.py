@@ -27,6 +27,7 @@ from orchestrator.engine.catalog.toolspec import Proposal, apply_proposal
 from orchestrator.engine.errors import ConcertoError, UnknownName
 
 from .models import CatalogVersion, Role
+from .promotion_gates import gate_problems
 from .selectors import version_spec, workspace_role
 from .services import version_check_editable, version_promote, version_update
 
@@ -450,4 +451,7 @@ def version_promote_checked(*, version: CatalogVersion, user: AbstractBaseUser) 
     blocked = [item for item in lint_catalog(spec) if item.kind == "unreachable_intent"]
     if blocked:
         raise EditRefused("every intent needs a plan before promotion: " + " ".join(i.message for i in blocked))
+    gated = gate_problems(version=version, spec=spec)
+    if gated:
+        raise EditRefused("promotion is gated: " + " ".join(gated))
     return version_promote(version=version, user=user)

@@ -19,6 +19,7 @@ api = NinjaAPI(title="Concerto API", version="1", urls_namespace="api", docs_url
 
 api.add_router("/catalogs", catalog_router)
 api.add_router("/catalogs", "orchestrator.simulation_api.router")  # /catalogs/{slug}/simulations
+api.add_router("/catalogs", "orchestrator.learning_api.router")  # /catalogs/{slug}/refinements
 api.add_router("/validation", "orchestrator.api.router")
 api.add_router("", "orchestrator.chat_api.router")  # the chat widget: /assistants/..., /sessions/...
 

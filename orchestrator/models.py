@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from catalog_app.models import Catalog, CatalogVersion, Workspace
@@ -279,3 +280,64 @@ class SimulatedConversation(models.Model):
 
     def __str__(self) -> str:
         return f"run {self.run_id} #{self.index}"
+
+
+# --- learning: refinements mined from traces, reviewed by admins (issue 13) ------------------------
+# Writes go through `orchestrator.learning_services`, reads through `orchestrator.learning_selectors`.
+
+
+class RefinementStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    ACCEPTED = "accepted", "Accepted"
+    REJECTED = "rejected", "Rejected"
+
+
+class Refinement(models.Model):
+    """A change to a catalog's spec the learner proposes, with its evidence; applied only when an admin accepts it.
+
+    `change` is the engine's change (`engine.learning.refinements`), by name; `effects` the plan of
+    every intent before and after it, against the version it was learned on.
+    """
+
+    catalog = models.ForeignKey(Catalog, on_delete=models.CASCADE, related_name="refinements")
+    version = models.ForeignKey(CatalogVersion, on_delete=models.CASCADE, related_name="refinements")
+    run = models.ForeignKey(SimulationRun, null=True, blank=True, on_delete=models.SET_NULL, related_name="refinements")
+    source = models.CharField(max_length=16)  # "run" | "sessions" | "run+sessions"
+    kind = models.CharField(max_length=32)
+    key = models.CharField(max_length=300)
+    subject = models.CharField(max_length=100)  # the skill, element or intent the queue groups it under
+    change = models.JSONField()
+    summary = models.TextField()
+    evidence = models.JSONField(default=dict, blank=True)
+    confidence = models.FloatField()
+    effects = models.JSONField(default=list, blank=True)
+    breaks = models.BooleanField(default=False)  # it would leave an intent without a plan
+    status = models.CharField(max_length=16, choices=RefinementStatus.choices, default=RefinementStatus.PENDING)
+    edited = models.BooleanField(default=False)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    draft = models.ForeignKey(CatalogVersion, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("subject", "kind", "key")
+        # Learning again refreshes a pending refinement instead of queueing it twice.
+        constraints = (models.UniqueConstraint(fields=["catalog", "key"], condition=models.Q(status="pending"),
+                                               name="refinement_pending_unique"),)
+
+    def __str__(self) -> str:
+        return f"{self.catalog.slug}: {self.key} ({self.status})"
+
+
+class PromotionPolicy(models.Model):
+    """What promoting a catalog's version to the planner orchestrator requires, beyond compiling and plans."""
+
+    catalog = models.OneToOneField(Catalog, on_delete=models.CASCADE, related_name="promotion_policy")
+    # The goal success rate (0..1) a simulation run of the version, with the planner, must reach; None: no run needed.
+    simulation_threshold = models.FloatField(null=True, blank=True,
+                                             validators=[MinValueValidator(0.0), MaxValueValidator(1.0)])
+
+    def __str__(self) -> str:
+        return f"{self.catalog.slug}: threshold {self.simulation_threshold}"

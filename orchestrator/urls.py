@@ -31,3 +31,16 @@ urlpatterns += [
     path("simulations/<int:pk>/conversations/<int:index>/", simulation_views.simulated_conversation_page,
          name="simulated_conversation"),
 ]
+
+# --- cold-start learning: the review queue and gated promotion (issue 13) -----------------------
+from . import learning_views  # noqa: E402
+
+urlpatterns += [
+    path("catalogs/<slug:slug>/review/", learning_views.review_page, name="review"),
+    path("catalogs/<slug:slug>/review/learn/", learning_views.review_learn_view, name="review_learn"),
+    path("catalogs/<slug:slug>/review/decide/", learning_views.review_decide_view, name="review_decide"),
+    path("catalogs/<slug:slug>/promotion/", learning_views.promotion_page, name="promotion"),
+    path("catalogs/<slug:slug>/promotion/threshold/", learning_views.promotion_threshold_view,
+         name="promotion_threshold"),
+    path("catalogs/<slug:slug>/promotion/switch/", learning_views.promotion_switch_view, name="promotion_switch"),
+]

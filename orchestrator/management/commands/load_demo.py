@@ -15,6 +15,7 @@ from catalog_app.services import catalog_import, membership_set, user_create, wo
 from orchestrator.chat_selectors import assistant_by_key
 from orchestrator.chat_services import assistant_create, assistant_set_version
 from orchestrator.engine.catalog.spec_io import load_catalog
+from orchestrator.models import AssistantMode
 from orchestrator.simulation_services import scenario_save
 
 DEMO_CATALOG = Path(__file__).resolve().parents[3] / "catalog_app" / "demo" / "banking.yaml"
@@ -24,6 +25,8 @@ COLD_START = ("banking-thin.yaml", "banking-thin-scenario.yaml")
 # The demo chat assistant: its publishable key, and the pages that may embed it (runserver).
 DEMO_ASSISTANT = "demo-banking"
 DEMO_ORIGINS = ["http://127.0.0.1:8000", "http://localhost:8000"]
+# Cold start (issue 13): the thin catalog's assistant starts on S3; only a gated promotion moves it to the planner.
+COLD_START_ASSISTANT = "demo-banking-thin"
 # (username, password, role): for a local demo only; the passwords are public.
 DEMO_USERS = [("analyst", "analyst", Role.ANALYST), ("admin", "admin", Role.ADMIN)]
 
@@ -48,6 +51,8 @@ class Command(BaseCommand):
             self._catalog(workspace)
             self._assistant(workspace)
             self._simulations(workspace, [DEMO_SCENARIO, COLD_START] if options["cold_start"] else [DEMO_SCENARIO])
+            if options["cold_start"]:
+                self._cold_start_assistant(workspace)
         for username, password, role in DEMO_USERS:
             self._user(workspace, username, password, role)
         logins = " or ".join(f"{username} / {password}" for username, password, _ in DEMO_USERS)
@@ -87,6 +92,15 @@ class Command(BaseCommand):
                 self.stdout.write(f"Imported catalog '{spec.catalog}' as version 1 (draft).")
             stored = scenario_save(catalog=catalog, data=yaml.safe_load((folder / scenario_file).read_text()))
             self.stdout.write(f"Scenario '{stored.name}' of '{spec.catalog}' is loaded.")
+
+    def _cold_start_assistant(self, workspace: Workspace) -> None:
+        """Issue 13: the thin catalog published with the S3 orchestrator, the start of the cold-start story."""
+        if assistant_by_key(key=COLD_START_ASSISTANT) is not None:
+            return
+        catalog = Catalog.objects.get(workspace=workspace, slug="banking-thin")
+        assistant_create(workspace=workspace, version=version_latest(catalog=catalog), key=COLD_START_ASSISTANT,
+                         mode=AssistantMode.S3, allowed_origins=DEMO_ORIGINS, name="Banking assistant (cold start)")
+        self.stdout.write(f"Published assistant '{COLD_START_ASSISTANT}' on banking-thin with the S3 orchestrator.")
 
     def _user(self, workspace: Workspace, username: str, password: str, role: str) -> None:
         user = get_user_model().objects.filter(username=username).first()

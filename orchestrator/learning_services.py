@@ -1,0 +1,225 @@
+"""Learning services: refinements proposed from simulation runs and live sessions, decided by admins.
+
+Check, then do: every decision checks the role and that each refinement still fits the base
+spec before anything is written; accepted refinements become one new draft (through
+`catalog_app.editing.version_edit`, the editor's own path), so nothing reaches a live version
+without an admin promoting it afterwards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from catalog_app.editing import NotAllowed, version_edit
+from catalog_app.models import Catalog, CatalogVersion, Role
+from catalog_app.planning import version_planner
+from catalog_app.selectors import version_latest, version_spec, workspace_role
+from catalog_app.services import version_create_draft
+from orchestrator.engine.catalog.diff import Change, diff_catalogs
+from orchestrator.engine.catalog.spec import CatalogSpec
+from orchestrator.engine.errors import ConcertoError
+from orchestrator.engine.learning import learner
+from orchestrator.engine.learning.effects import intent_plans, plan_effects
+from orchestrator.engine.learning.observations import Conversation, from_trace
+from orchestrator.engine.learning.refinements import Refinement as Proposal
+from orchestrator.engine.learning.refinements import apply_refinements
+from orchestrator.engine.learning.retarget import scenario_retargeted
+from orchestrator.engine.simulation.scenario import parse_scenario
+
+from .models import ChatSession, Refinement, RefinementStatus, SimulationRun, SimulationScenario, SimulationStatus
+from .simulation_services import scenario_save
+
+MAX_SESSIONS = 2000  # live sessions read per learning call, newest first
+
+
+@dataclass(frozen=True)
+class Decision:
+    draft: CatalogVersion | None
+    accepted: list[Refinement]
+    rejected: list[Refinement]
+    diff: list[Change]
+
+
+# --- observations -----------------------------------------------------------------------------------
+
+
+def run_conversations(*, run: SimulationRun) -> list[Conversation]:
+    rows = run.results.order_by("index").values_list("index", "intent", "transcript", "trace", "state")
+    return [from_trace(f"run:{run.pk}:{index}", trace, transcript, state, intent)
+            for index, intent, transcript, trace, state in rows.iterator(chunk_size=200)]
+
+
+def session_conversations(*, catalog: Catalog, limit: int = MAX_SESSIONS) -> list[Conversation]:
+    sessions = (ChatSession.objects.filter(assistant__catalog_version__catalog=catalog)
+                .order_by("-created_at").prefetch_related("messages", "trace")[:limit])
+    found = []
+    for session in sessions:
+        transcript = [{"position": m.position, "role": m.role, "kind": m.kind, "text": m.text, "data": m.data}
+                      for m in sorted(session.messages.all(), key=lambda m: m.position)]
+        trace = [{"position": e.position, "kind": e.kind, "data": e.data}
+                 for e in sorted(session.trace.all(), key=lambda e: e.position)]
+        found.append(from_trace(f"session:{session.pk}", trace, transcript, session.state))
+    return found
+
+
+# --- proposing ----------------------------------------------------------------------------------------
+
+
+def refinements_learn(*, catalog: Catalog, run: SimulationRun | None = None, sessions: bool = False,
+                      version: CatalogVersion | None = None) -> tuple[CatalogVersion, list[Proposal]]:
+    """What the learner proposes from a run and/or the catalog's live sessions; nothing is saved."""
+    if run is None and not sessions:
+        raise ConcertoError("learn from a simulation run, from live sessions, or both")
+    if run is not None:
+        if run.version.catalog_id != catalog.pk:
+            raise ConcertoError(f"simulation {run.pk} is not a run of catalog '{catalog.slug}'", path="run")
+        if run.status != SimulationStatus.DONE:
+            raise ConcertoError(f"simulation {run.pk} is {run.status}: learn from a finished run", path="run")
+    base = version or (run.version if run is not None else version_latest(catalog=catalog))
+    if base is None:
+        raise ConcertoError(f"catalog '{catalog.slug}' has no version")
+    conversations = run_conversations(run=run) if run is not None else []
+    if sessions:
+        conversations += session_conversations(catalog=catalog)
+    if not conversations:
+        raise ConcertoError("there are no conversations to learn from")
+    spec = version_spec(version=base)
+    return base, learner.learn(spec, conversations, planner=version_planner(version=base))
+
+
+@transaction.atomic
+def refinements_propose(*, catalog: Catalog, run: SimulationRun | None = None, sessions: bool = False,
+                        version: CatalogVersion | None = None) -> list[Refinement]:
+    """Learn, then queue every proposal for review: a pending one with the same key is refreshed, not doubled."""
+    base, proposals = refinements_learn(catalog=catalog, run=run, sessions=sessions, version=version)
+    spec = version_spec(version=base)
+    before = intent_plans(spec, version_planner(version=base))
+    source = "+".join(s for s, on in (("run", run is not None), ("sessions", sessions)) if on)
+    saved = []
+    for proposal in proposals:
+        effects = plan_effects(spec, [proposal.change], before)
+        row = Refinement.objects.filter(catalog=catalog, key=proposal.key, status=RefinementStatus.PENDING).first()
+        row = row or Refinement(catalog=catalog, key=proposal.key)
+        row.version, row.run, row.source, row.kind = base, run, source, str(proposal.kind)
+        row.subject = _subject(proposal.change)
+        row.change, row.summary, row.evidence = proposal.change, proposal.summary, proposal.evidence
+        row.confidence, row.edited = proposal.confidence, False
+        row.effects = [e.as_dict() for e in effects if "unchanged" not in e.text]
+        row.breaks = any(e.breaks for e in effects)
+        row.full_clean(exclude=["catalog", "version", "run", "decided_by", "draft"])
+        row.save()
+        saved.append(row)
+    return saved
+
+
+def _subject(change: dict[str, Any]) -> str:
+    return change.get("skill") or change.get("intent") or change.get("element") or "catalog"
+
+
+# --- deciding -----------------------------------------------------------------------------------------
+
+
+def _check_admin(user: AbstractBaseUser, catalog: Catalog) -> None:
+    if workspace_role(user=user, workspace=catalog.workspace) != Role.ADMIN:
+        raise NotAllowed("only an admin of the workspace can decide on refinements")
+
+
+@transaction.atomic
+def refinement_edit(*, refinement: Refinement, change: dict[str, Any], user: AbstractBaseUser) -> Refinement:
+    """An admin's own version of a pending refinement's change; it must still fit the spec it was learned on."""
+    _check_admin(user, refinement.catalog)
+    refinement = Refinement.objects.select_for_update().get(pk=refinement.pk)
+    if refinement.status != RefinementStatus.PENDING:
+        raise ConcertoError(f"refinement {refinement.pk} is already {refinement.status}")
+    if change.get("op") != refinement.change.get("op"):
+        raise ConcertoError("an edit keeps the kind of change: edit its values, or reject it", path="change.op")
+    spec = version_spec(version=refinement.version)
+    effects = plan_effects(spec, [change])  # raises ConcertoError when the change does not fit
+    refinement.change, refinement.edited = change, True
+    refinement.effects = [e.as_dict() for e in effects if "unchanged" not in e.text]
+    refinement.breaks = any(e.breaks for e in effects)
+    refinement.save()
+    return refinement
+
+
+@transaction.atomic
+def refinements_decide(*, catalog: Catalog, user: AbstractBaseUser, accept: Iterable[int] = (),
+                       reject: Iterable[int] = (), edits: dict[int, dict[str, Any]] | None = None) -> Decision:
+    """Accept and reject pending refinements; the accepted ones, with any edits, form one new draft.
+
+    The draft is a copy of the catalog's latest version with every accepted change made; it is
+    checked like any edit, and nothing is written if a change does not fit.
+    """
+    _check_admin(user, catalog)
+    accept, reject = list(dict.fromkeys(accept)), list(dict.fromkeys(reject))
+    if set(accept) & set(reject):
+        raise ConcertoError("a refinement cannot be both accepted and rejected")
+    if not accept and not reject:
+        raise ConcertoError("choose at least one refinement to accept or reject")
+    rows = {r.pk: r for r in Refinement.objects.select_for_update().filter(catalog=catalog, pk__in=accept + reject)}
+    for pk in accept + reject:
+        row = rows.get(pk)
+        if row is None:
+            raise ConcertoError(f"catalog '{catalog.slug}' has no refinement {pk}")
+        if row.status != RefinementStatus.PENDING:
+            raise ConcertoError(f"refinement {pk} is already {row.status}")
+    for pk, change in (edits or {}).items():
+        if pk not in accept:
+            raise ConcertoError(f"refinement {pk} is edited but not accepted")
+        refinement_edit(refinement=rows[pk], change=change, user=user)
+        rows[pk].refresh_from_db()
+    draft, diff = None, []
+    if accept:
+        draft, diff = _draft_with(catalog, [rows[pk] for pk in accept], user)
+    now = timezone.now()
+    for pk in accept:
+        rows[pk].status, rows[pk].draft = RefinementStatus.ACCEPTED, draft
+    for pk in reject:
+        rows[pk].status = RefinementStatus.REJECTED
+    for row in rows.values():
+        row.decided_by, row.decided_at = user, now
+        row.save()
+    return Decision(draft=draft, accepted=[rows[pk] for pk in accept], rejected=[rows[pk] for pk in reject],
+                    diff=diff)
+
+
+def _draft_with(catalog: Catalog, accepted: list[Refinement], user: AbstractBaseUser
+                ) -> tuple[CatalogVersion, list[Change]]:
+    latest = version_latest(catalog=catalog)
+    if latest is None:
+        raise ConcertoError(f"catalog '{catalog.slug}' has no version")
+    old = version_spec(version=latest)
+    changes = [r.change for r in accepted]
+    apply_refinements(old, changes)  # check before the draft exists: a change that does not fit names itself
+    draft = version_create_draft(version=latest, user=user)
+    keys = ", ".join(r.key for r in accepted)
+    draft.note = f"refinements accepted from review: {keys}"[:2000]
+    draft.save(update_fields=["note"])
+
+    def change(spec: CatalogSpec) -> CatalogSpec:
+        return apply_refinements(spec, changes)
+
+    new = version_edit(version=draft, change=change)
+    _scenarios_carried_over(catalog, draft, new)
+    return draft, diff_catalogs(old, new)
+
+
+def _scenarios_carried_over(catalog: Catalog, draft: CatalogVersion, spec: CatalogSpec) -> None:
+    """Store `<name>-v<N>` for each stored scenario the draft would refuse only for outcomes it removed."""
+    for stored in SimulationScenario.objects.filter(catalog=catalog):
+        try:
+            parse_scenario(stored.data, spec)
+            continue  # still fits the draft as it is
+        except ConcertoError:
+            pass
+        data = scenario_retargeted(stored.data, spec, f"{stored.name}-v{draft.number}")
+        try:
+            scenario_save(catalog=catalog, data=data, version=draft)
+        except ConcertoError:
+            continue  # it differs in more than removed outcomes: the analyst writes the new one

@@ -1,0 +1,175 @@
+"""Studio pages of cold-start learning (login required; admins decide, analysts read).
+
+- `/catalogs/<slug>/review/`: the review queue: pending refinements grouped by skill, element or
+  intent, each with its evidence (links to the conversations in the inspector), the diff of the
+  spec it would make and its effect on plans; learn from a finished run or from live sessions;
+  accept (optionally edited) or reject one or many; the new draft and its diff after accepting;
+- `/catalogs/<slug>/promotion/`: what promoting a version to the planner needs, with the figures
+  (compiles, plannable intents, the threshold and the latest planner run); set the threshold,
+  promote and switch an assistant from S3 to the planner.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from catalog_app.access import page_version_context, page_workspace
+from catalog_app.editing import NotAllowed
+from catalog_app.models import Role
+from catalog_app.selectors import version_get, version_spec, workspace_role
+from orchestrator.engine.catalog.diff import diff_catalogs
+from orchestrator.engine.errors import ConcertoError
+from orchestrator.engine.learning.refinements import apply_refinements
+
+from .learning_selectors import evidence_links, refinement_groups, refinement_list
+from .learning_services import refinements_decide, refinements_propose
+from .models import Assistant, AssistantMode, RefinementStatus, SimulationRun, SimulationStatus
+from .promotion_services import assistant_promote_to_planner, policy_set, promotion_report
+
+
+def _is_admin(request: HttpRequest, catalog: Any) -> bool:
+    return workspace_role(user=request.user, workspace=catalog.workspace) == Role.ADMIN
+
+
+@require_GET
+@login_required
+def review_page(request: HttpRequest, slug: str) -> HttpResponse:
+    context = page_version_context(request, slug, "review")
+    catalog = context["catalog"]
+    groups = []
+    for subject, rows in refinement_groups(catalog=catalog):
+        items = []
+        for row in rows:
+            base = version_spec(version=row.version)
+            try:
+                diff = [str(c) for c in diff_catalogs(base, apply_refinements(base, [row.change]))]
+            except ConcertoError as exc:
+                diff = [f"does not fit version {row.version.number} any more: {exc}"]
+            items.append({"row": row, "diff": diff, "links": evidence_links(row),
+                          "change_json": json.dumps(row.change, indent=1)})
+        groups.append({"subject": subject, "items": items})
+    draft_number = request.GET.get("draft", "")
+    draft_diff: list[str] = []
+    if draft_number.isdigit():
+        draft = version_get(catalog=catalog, number=int(draft_number))
+        source = catalog.versions.filter(number__lt=draft.number).order_by("-number").first()
+        if source is not None:
+            draft_diff = [str(c) for c in diff_catalogs(version_spec(version=source), version_spec(version=draft))]
+    runs = SimulationRun.objects.filter(version__catalog=catalog, status=SimulationStatus.DONE).select_related(
+        "version").order_by("-pk")[:30]
+    decided = refinement_list(catalog=catalog, status=None).exclude(status=RefinementStatus.PENDING)[:50]
+    return render(request, "orchestrator/review/queue.html", {
+        **context, "groups": groups, "is_admin": _is_admin(request, catalog), "runs": runs,
+        "draft_number": draft_number, "draft_diff": draft_diff, "decided": decided})
+
+
+@require_POST
+@login_required
+def review_learn_view(request: HttpRequest, slug: str) -> HttpResponse:
+    catalog = page_version_context(request, slug, "review")["catalog"]
+    run_id = request.POST.get("run", "")
+    run = None
+    if run_id.isdigit():
+        run = SimulationRun.objects.filter(pk=int(run_id), workspace=page_workspace(request)).first()
+    try:
+        rows = refinements_propose(catalog=catalog, run=run, sessions=request.POST.get("sessions") == "on")
+    except ConcertoError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"{len(rows)} refinement{'s' if len(rows) != 1 else ''} pending review.")
+    return redirect("orchestrator:review", slug=slug)
+
+
+@require_POST
+@login_required
+def review_decide_view(request: HttpRequest, slug: str) -> HttpResponse:
+    catalog = page_version_context(request, slug, "review")["catalog"]
+    if not _is_admin(request, catalog):
+        raise PermissionDenied("only an admin of the workspace can decide on refinements")
+    ids = [int(x) for x in request.POST.getlist("ids") if x.isdigit()]
+    action = request.POST.get("action")
+    edits = {}
+    for pk in ids:
+        text = request.POST.get(f"change-{pk}", "").strip()
+        original = request.POST.get(f"original-{pk}", "").strip()
+        if text and text != original:
+            try:
+                edits[pk] = json.loads(text)
+            except json.JSONDecodeError as exc:
+                messages.error(request, f"refinement {pk}: the edited change is not JSON ({exc.msg})")
+                return redirect("orchestrator:review", slug=slug)
+    try:
+        if action == "accept":
+            decision = refinements_decide(catalog=catalog, user=request.user, accept=ids, edits=edits)
+        else:
+            decision = refinements_decide(catalog=catalog, user=request.user, reject=ids)
+    except NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from exc
+    except ConcertoError as exc:
+        messages.error(request, str(exc))
+        return redirect("orchestrator:review", slug=slug)
+    if decision.draft is not None:
+        messages.success(request, f"Accepted {len(decision.accepted)}: draft v{decision.draft.number} created.")
+        return redirect(f"{reverse('orchestrator:review', args=[slug])}?draft={decision.draft.number}")
+    messages.success(request, f"Rejected {len(decision.rejected)}.")
+    return redirect("orchestrator:review", slug=slug)
+
+
+@require_GET
+@login_required
+def promotion_page(request: HttpRequest, slug: str) -> HttpResponse:
+    context = page_version_context(request, slug, "promotion")
+    catalog, version = context["catalog"], context["version"]
+    report = promotion_report(version=version, spec=context["spec"])
+    assistants = Assistant.objects.filter(catalog_version__catalog=catalog).select_related("catalog_version")
+    s3_runs = SimulationRun.objects.filter(version__catalog=catalog, orchestrator=AssistantMode.S3,
+                                           status=SimulationStatus.DONE).order_by("-pk")[:1]
+    return render(request, "orchestrator/review/promotion.html", {
+        **context, "report": report, "assistants": assistants, "is_admin": _is_admin(request, catalog),
+        "s3_run": s3_runs[0] if s3_runs else None})
+
+
+@require_POST
+@login_required
+def promotion_threshold_view(request: HttpRequest, slug: str) -> HttpResponse:
+    context = page_version_context(request, slug, "promotion")
+    text = request.POST.get("threshold", "").strip()
+    try:
+        threshold = float(text) / 100 if text else None
+        policy_set(catalog=context["catalog"], threshold=threshold, user=request.user)
+    except NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from exc
+    except (ValueError, ConcertoError) as exc:
+        messages.error(request, f"threshold: {exc}")
+    return redirect(f"{reverse('orchestrator:promotion', args=[slug])}?version={context['version'].number}")
+
+
+@require_POST
+@login_required
+def promotion_switch_view(request: HttpRequest, slug: str) -> HttpResponse:
+    number = request.POST.get("version", "")
+    context = page_version_context(request, slug, "promotion", int(number) if number.isdigit() else None)
+    assistant = Assistant.objects.filter(catalog_version__catalog=context["catalog"],
+                                         key=request.POST.get("assistant", "")).first()
+    if assistant is None:
+        messages.error(request, "choose an assistant of this catalog")
+    else:
+        try:
+            assistant_promote_to_planner(assistant=assistant, version=context["version"], user=request.user)
+        except NotAllowed as exc:
+            raise PermissionDenied(str(exc)) from exc
+        except ConcertoError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, f"Version {context['version'].number} is promoted; assistant "
+                                      f"{assistant.key} now runs it with the planner orchestrator.")
+    return redirect(f"{reverse('orchestrator:promotion', args=[slug])}?version={context['version'].number}")

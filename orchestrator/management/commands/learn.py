@@ -1,0 +1,69 @@
+"""`learn SLUG --run RUN_ID [--sessions] [--json]`: propose spec refinements from a simulation run and/or live sessions.
+
+The proposals are queued for an admin's review (pending refinements of the catalog; learning again
+refreshes them) and printed with their evidence and their effect on plans. Exit status 0 when
+the learner ran (even with nothing to propose), 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from catalog_app.cli import user_errors
+from catalog_app.models import Workspace
+from catalog_app.selectors import catalog_get
+from catalog_app.services import DEFAULT_WORKSPACE
+from orchestrator.learning_services import refinements_propose
+from orchestrator.models import Refinement, SimulationRun
+
+BAD_INPUT = 2
+
+
+class Command(BaseCommand):
+    help = "Propose spec refinements from a simulation run and/or live sessions, for an admin to review."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("slug", help="the catalog's slug")
+        parser.add_argument("--run", dest="run_id", type=int, default=None, help="a finished simulation run")
+        parser.add_argument("--sessions", action="store_true", help="also learn from the catalog's live sessions")
+        parser.add_argument("--json", dest="as_json", action="store_true", help="print one JSON object")
+        parser.add_argument("--workspace", default=DEFAULT_WORKSPACE, help="workspace slug")
+
+    def handle(self, *args: Any, slug: str, run_id: int | None, sessions: bool, as_json: bool, workspace: str,
+               **options: Any) -> None:
+        try:
+            space = Workspace.objects.filter(slug=workspace).first()
+            if space is None:
+                raise CommandError(f"unknown workspace '{workspace}'")
+            if run_id is None and not sessions:
+                raise CommandError("give --run RUN_ID, --sessions, or both")
+            with user_errors(slug):
+                catalog = catalog_get(workspace=space, slug=slug)
+                run = None
+                if run_id is not None:
+                    run = SimulationRun.objects.filter(pk=run_id, workspace=space).select_related("version").first()
+                    if run is None:
+                        raise CommandError(f"no simulation {run_id} in workspace '{workspace}'")
+                rows = refinements_propose(catalog=catalog, run=run, sessions=sessions)
+        except CommandError as exc:
+            raise CommandError(str(exc), returncode=BAD_INPUT) from None
+        if as_json:
+            self.stdout.write(json.dumps({"catalog": slug, "run": run_id, "sessions": sessions,
+                                          "refinements": [refinement_data(r) for r in rows]}, indent=2))
+            return
+        self.stdout.write(f"{len(rows)} refinement{'s' if len(rows) != 1 else ''} pending review for {slug}"
+                          + (f" (from simulation {run_id})" if run_id else ""))
+        for row in rows:
+            flag = "  [makes an intent unplannable]" if row.breaks else ""
+            self.stdout.write(f"  #{row.pk} {row.kind:<17} {row.summary} (confidence {row.confidence:.2f}){flag}")
+            for effect in row.effects:
+                self.stdout.write(f"      {effect['text']}")
+
+
+def refinement_data(row: Refinement) -> dict[str, Any]:
+    return {"id": row.pk, "kind": row.kind, "key": row.key, "subject": row.subject, "change": row.change,
+            "summary": row.summary, "evidence": row.evidence, "confidence": row.confidence, "effects": row.effects,
+            "breaks": row.breaks, "status": row.status, "version": row.version.number}

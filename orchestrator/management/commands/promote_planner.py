@@ -1,0 +1,69 @@
+"""`promote_planner SLUG --assistant KEY --user NAME [--version N] [--threshold PCT]`: the gated switch to the planner.
+
+Promotes the version (the latest by default) if it is a draft, through every gate: it compiles,
+every intent has a plan and, when the catalog sets a simulation threshold (set or change it with
+--threshold, a percentage), a finished planner run of that version reached it. Then the assistant
+runs it with the planner orchestrator. Prints the figures; exit 0 when switched, 1 when a gate
+refused, 2 on bad input.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from catalog_app.cli import resolve_version, user_errors
+from catalog_app.services import DEFAULT_WORKSPACE
+from orchestrator.models import Assistant
+from orchestrator.promotion_services import assistant_promote_to_planner, policy_set, promotion_report
+
+BAD_INPUT = 2
+
+
+class Command(BaseCommand):
+    help = "Promote a catalog version through its gates and switch an assistant to the planner orchestrator."
+
+    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> Any:
+        kwargs.setdefault("conflict_handler", "resolve")  # --version is the catalog version here
+        return super().create_parser(prog_name, subcommand, **kwargs)
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("slug")
+        parser.add_argument("--assistant", required=True, help="the assistant's key")
+        parser.add_argument("--user", required=True, help="an admin of the workspace")
+        parser.add_argument("--version", dest="number", type=int, default=None)
+        parser.add_argument("--threshold", type=float, default=None, help="goal success (%%) a planner run must reach")
+        parser.add_argument("--workspace", default=DEFAULT_WORKSPACE)
+
+    def handle(self, *args: Any, slug: str, assistant: str, user: str, number: int | None, threshold: float | None,
+               workspace: str, **options: Any) -> None:
+        try:
+            version = resolve_version(slug=slug, number=number, workspace=workspace)
+            who = get_user_model().objects.filter(username=user).first()
+            if who is None:
+                raise CommandError(f"unknown user '{user}'")
+            found = Assistant.objects.filter(key=assistant, catalog_version__catalog=version.catalog).first()
+            if found is None:
+                raise CommandError(f"no assistant '{assistant}' runs catalog '{slug}'")
+            if threshold is not None:
+                with user_errors(slug):
+                    policy_set(catalog=version.catalog, threshold=threshold / 100, user=who)
+        except CommandError as exc:
+            raise CommandError(str(exc), returncode=BAD_INPUT) from None
+        report = promotion_report(version=version)
+        self.stdout.write(f"{slug} v{version.number}: compiles {'yes' if report.compiles else 'no'}; "
+                          f"unplannable intents: {', '.join(report.unplannable) or 'none'}")
+        if report.threshold is not None:
+            rate = f"{report.success_rate:.1%} (run {report.run.pk})" if report.run else "no planner run"
+            self.stdout.write(f"threshold {report.threshold:.0%}; latest planner run of v{version.number}: {rate}")
+        try:
+            with user_errors(slug):
+                assistant_promote_to_planner(assistant=found, version=version, user=who)
+        except CommandError as exc:
+            if "promotion is gated" in str(exc) or "cannot run the planner" in str(exc) or "needs a plan" in str(exc):
+                raise CommandError(str(exc), returncode=1) from None
+            raise CommandError(str(exc), returncode=BAD_INPUT) from None
+        self.stdout.write(f"assistant {assistant} now runs {slug} v{version.number} with the planner orchestrator")
+

@@ -1,0 +1,65 @@
+"""An admin accepts two refinements and rejects one: a new draft appears with its diff; an analyst cannot decide."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from playwright.sync_api import Page, expect
+
+from catalog_app.models import Catalog
+from orchestrator.learning_services import refinements_propose
+from orchestrator.models import Refinement, RefinementStatus
+from orchestrator.simulation_services import run_create, run_execute
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def log_in(page: Page, url: str, who: str) -> None:
+    page.goto(f"{url}/accounts/login/?next=/catalogs/banking/review/")
+    page.get_by_label("Username").fill(who)
+    page.get_by_label("Password").fill(who)
+    page.get_by_role("button", name="Log in").click()
+
+
+def test_an_admin_accepts_two_and_rejects_one_and_an_analyst_only_reads(live_server, page: Page, artifacts):
+    call_command("load_demo", stdout=StringIO())
+    catalog = Catalog.objects.get(slug="banking")
+    version = catalog.versions.order_by("number").first()
+    run = run_create(workspace=catalog.workspace, version=version, scenario="realistic", conversations=80, seed=3,
+                     enqueue=False)
+    run = run_execute(run_id=run.pk)
+    rows = refinements_propose(catalog=catalog, run=run)
+    assert len(rows) >= 3
+    ssn = next(r for r in rows if r.key == "output_produced lookup_customer.m1.found ssn")
+    second = next(r for r in rows if r is not ssn and not r.breaks)
+    other = next(r for r in rows if r not in (ssn, second))
+
+    log_in(page, live_server.url, "admin")
+    expect(page.get_by_role("heading", name="Pending refinements")).to_be_visible()
+    card = page.locator(f'article[data-key="{ssn.key}"]')
+    expect(card).to_contain_text("apply_loan: plan 1 step shorter")
+    expect(card.get_by_role("link", name=f"run {run.pk} #", exact=False).first).to_be_visible()
+    page.get_by_label(f"select {ssn.key}").check()
+    page.get_by_label(f"select {second.key}").check()
+    page.get_by_role("button", name="Accept selected").click()
+    heading = page.get_by_role("heading", name="made from the accepted refinements")
+    expect(heading).to_be_visible()
+    draft = page.locator(".draft-made")
+    expect(draft).to_contain_text("ssn")
+    expect(draft).to_contain_text(second.subject)
+    page.get_by_label(f"select {other.key}").check()
+    page.get_by_role("button", name="Reject selected").click()
+    expect(page.get_by_role("status").first).to_contain_text("Rejected 1")
+    page.screenshot(path=str(artifacts / "review-queue.png"), full_page=True)
+    statuses = dict(Refinement.objects.filter(pk__in=[ssn.pk, second.pk, other.pk]).values_list("pk", "status"))
+    assert statuses == {ssn.pk: RefinementStatus.ACCEPTED, second.pk: RefinementStatus.ACCEPTED,
+                        other.pk: RefinementStatus.REJECTED}
+    assert catalog.versions.count() == 2
+
+    page.context.clear_cookies()
+    log_in(page, live_server.url, "analyst")
+    expect(page.locator("#read-only")).to_contain_text("only an admin")
+    expect(page.get_by_role("button", name="Accept selected")).to_have_count(0)
+    expect(page.locator('input[name="ids"]')).to_have_count(0)

@@ -1,0 +1,47 @@
+"""Promotion to the planner is gated: compiled, every intent plannable, and the catalog's simulation threshold met."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from catalog_app.editing import EditRefused, version_promote_checked
+from catalog_app.models import VersionStatus
+from catalog_app.services import version_create_draft
+from orchestrator.chat_services import assistant_create
+from orchestrator.models import AssistantMode
+from orchestrator.promotion_services import assistant_promote_to_planner, policy_set, promotion_report
+from orchestrator.simulation_services import run_create, run_execute
+from tests.integration.learning.conftest import DEMO
+
+
+def test_without_a_threshold_a_plannable_draft_promotes_as_before(banking, admin):
+    assert version_promote_checked(version=banking, user=admin).status == VersionStatus.PROMOTED
+
+
+def test_a_threshold_blocks_promotion_until_a_planner_run_of_that_version_reaches_it(banking, run, admin):
+    draft = version_create_draft(version=banking, user=admin)
+    policy_set(catalog=banking.catalog, threshold=0.2, user=admin)
+    with pytest.raises(EditRefused, match="simulation run of version 2"):
+        version_promote_checked(version=draft, user=admin)  # the run was of version 1
+    assert promotion_report(version=banking).ready  # version 1's own run: 80 conversations, above 20%
+    policy_set(catalog=banking.catalog, threshold=0.99, user=admin)
+    report = promotion_report(version=banking)
+    assert not report.ready and report.run == run and report.success_rate < 0.99
+    with pytest.raises(EditRefused, match="asks for 99%"):
+        version_promote_checked(version=banking, user=admin)
+
+
+def test_an_assistant_moves_from_s3_to_the_planner_only_through_a_gated_promotion(workspace, banking, admin):
+    assistant = assistant_create(workspace=workspace, version=banking, key="bank-s3", mode=AssistantMode.S3)
+    policy_set(catalog=banking.catalog, threshold=0.1, user=admin)
+    with pytest.raises(EditRefused):
+        assistant_promote_to_planner(assistant=assistant, version=banking, user=admin)
+    assistant.refresh_from_db()
+    assert assistant.mode == AssistantMode.S3
+    truths = yaml.safe_load((DEMO / "banking-scenario.yaml").read_text())
+    run = run_create(workspace=workspace, version=banking, scenario=truths, conversations=20, seed=1, enqueue=False)
+    run_execute(run_id=run.pk)
+    switched = assistant_promote_to_planner(assistant=assistant, version=banking, user=admin)
+    assert switched.mode == AssistantMode.PLANNER and switched.catalog_version.status == VersionStatus.PROMOTED
+
