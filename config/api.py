@@ -20,6 +20,7 @@ api = NinjaAPI(title="Concerto API", version="1", urls_namespace="api", docs_url
 api.add_router("/catalogs", catalog_router)
 api.add_router("/validation", "orchestrator.api.router")
 api.add_router("", "orchestrator.chat_api.router")  # the chat widget: /assistants/..., /sessions/...
+api.add_router("/assistants", "orchestrator.assistant_api.router")  # publishing (admins)
 
 
 def _error(request: HttpRequest, status: int, detail: str, issues: Iterable[Issue] = ()) -> HttpResponse:

@@ -13,9 +13,11 @@ from collections.abc import Iterable
 from django.db import transaction
 from django.utils.text import slugify
 
-from catalog_app.models import CatalogVersion
+from catalog_app.models import Catalog, CatalogVersion
+from orchestrator.engine.errors import Issue, SpecError
 
-from .chat_services import assistant_clean, assistant_create, origin_normal
+from .assistant_selectors import version_promoted_latest
+from .chat_services import assistant_clean, assistant_create, assistant_set_version, origin_normal
 from .models import Assistant, AssistantMode
 
 KEY_SUFFIX_BYTES = 6  # 12 hex digits: a rotated key cannot be guessed from the old one
@@ -25,6 +27,44 @@ def assistant_new_key(*, name: str) -> str:
     """A fresh publishable key: the name made a slug, and a random suffix."""
     base = slugify(name)[:40].strip("-") or "assistant"
     return f"{base}-{secrets.token_hex(KEY_SUFFIX_BYTES)}"
+
+
+TEST_KEY_PREFIX = "studio-test-"
+
+
+@transaction.atomic
+def assistant_publish(*, catalog: Catalog, key: str = "", version: CatalogVersion | None = None,
+                      mode: str = AssistantMode.PLANNER, allowed_origins: Iterable[str] | None = None,
+                      name: str = "") -> tuple[Assistant, bool]:
+    """Publish `catalog` under `key`: a new assistant, or the one with that key updated.
+
+    `version` defaults to the latest promoted one. An existing assistant moves to the version,
+    takes the orchestrator (and the origins and name, when given) and is enabled again. Returns
+    the assistant and whether it was created.
+    """
+    if version is None:
+        version = version_promoted_latest(catalog=catalog)
+        if version is None:
+            raise SpecError([Issue("version", f"catalog '{catalog.slug}' has no promoted version; "
+                                              "an admin promotes one on the Versions page")])
+    if version.catalog_id != catalog.pk:
+        raise SpecError([Issue("version", f"version {version.number} is not a version of '{catalog.slug}'")])
+    key = key.strip() or assistant_new_key(name=name or catalog.slug)
+    if key.startswith(TEST_KEY_PREFIX):
+        raise SpecError([Issue("key", f"keys starting with '{TEST_KEY_PREFIX}' are the studio's own")])
+    found = Assistant.objects.select_for_update().select_related("catalog_version__catalog").filter(key=key).first()
+    if found is None:
+        assistant = assistant_create(workspace=catalog.workspace, version=version, key=key, mode=mode,
+                                     allowed_origins=allowed_origins or (), name=name)
+        return assistant, True
+    if found.studio_test or found.catalog_version.catalog_id != catalog.pk:
+        raise SpecError([Issue("key", f"the key '{key}' is taken by another assistant")])
+    assistant_set_version(assistant=found, version=version)
+    if allowed_origins is not None:
+        assistant_set_origins(assistant=found, allowed_origins=allowed_origins)
+    assistant_update(assistant=found, name=name or None, mode=mode)
+    assistant_set_enabled(assistant=found, enabled=True)
+    return found, False
 
 
 @transaction.atomic
@@ -72,7 +112,7 @@ def assistant_update(*, assistant: Assistant, name: str | None = None, mode: str
 
 
 def studio_test_key(*, version: CatalogVersion, mode: str) -> str:
-    return f"studio-test-{version.pk}-{mode}"
+    return f"{TEST_KEY_PREFIX}{version.pk}-{mode}"
 
 
 @transaction.atomic

@@ -18,3 +18,13 @@ urlpatterns += [
     path("sessions/", views.session_list_page, name="sessions"),
     path("sessions/<uuid:session_id>/", views.session_inspector_page, name="session"),
 ]
+
+# --- publishing: the Assistants screen of a catalog (issue 14) ----------------------------------
+from . import assistant_views  # noqa: E402  (this section stays self-contained for merging)
+
+urlpatterns += [
+    path("catalogs/<slug:slug>/assistants/", assistant_views.assistants_page, name="assistants"),
+    path("catalogs/<slug:slug>/assistants/publish/", assistant_views.assistant_publish_view, name="assistant_publish"),
+    path("catalogs/<slug:slug>/assistants/<slug:key>/<str:action>/", assistant_views.assistant_action_view,
+         name="assistant_action"),
+]

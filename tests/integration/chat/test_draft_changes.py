@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from catalog_app.selectors import version_spec
+from catalog_app.selectors import version_latest, version_spec
 from catalog_app.services import version_update
-from catalog_app.selectors import version_latest
 from orchestrator.assistant_services import studio_test_assistant
 from orchestrator.chat_services import message_post, session_create
 
