@@ -25,7 +25,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from ninja import Router, Schema, Status
 from ninja.errors import HttpError
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from catalog_app.access import api_workspace
 from catalog_app.api_base import ErrorOut, studio_auth
@@ -44,6 +44,9 @@ CORS_METHODS = "GET, POST, OPTIONS"
 
 
 class ReplyOut(Schema):
+    # Fields the runtime adds later reach the widget too (it renders what it knows, ignores the rest).
+    model_config = ConfigDict(extra="allow")
+
     kind: Literal["text", "question", "consent", "result", "resumed", "explanation"]
     text: str
     element: str | None = Field(None, description="question: the element asked for")
@@ -51,6 +54,11 @@ class ReplyOut(Schema):
     elements: list[str] | None = Field(None, description="consent: the sensitive elements to share")
     goal: str | None = Field(None, description="result, resumed, offer: the intent")
     data: dict[str, Any] | None = None
+    label: str | None = Field(None, description="question: the element's wording")
+    hint: str | None = Field(None, description="question: the expected format, e.g. 'an amount, e.g. $20,000'")
+    options: list[str] | None = Field(None, description="question: the values to offer as buttons (an enum)")
+    skill_label: str | None = Field(None, description="consent: the skill's wording")
+    element_labels: list[str] | None = Field(None, description="consent: the elements' wording")
 
 
 class SessionOut(Schema):

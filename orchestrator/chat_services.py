@@ -26,6 +26,7 @@ from orchestrator.engine.runtime.nlu import control_act
 from orchestrator.engine.runtime.session import SessionState
 from orchestrator.engine.runtime.turns import TurnLog
 
+from .chat_hints import reply_with_hints
 from .chat_runtime import runtime_for
 from .chat_selectors import session_uuid
 from .models import Assistant, AssistantMode, ChatSession, Message, MessageRole, ShareAudit, TraceEvent, TraceKind
@@ -125,7 +126,7 @@ def session_create(*, assistant: Assistant) -> tuple[ChatSession, list[dict[str,
     """A new conversation with `assistant`, greeted; the greeting is the transcript's first line."""
     session = ChatSession(assistant=assistant, state=SessionState().model_dump(mode="json"))
     runtime = runtime_for(assistant, seed=_seed(session, 0))
-    replies = [reply.as_dict() for reply in runtime.bot.greet()]
+    replies = [reply_with_hints(runtime.spec, reply.as_dict()) for reply in runtime.bot.greet()]
     session.message_count = len(replies)
     session.save()
     Message.objects.bulk_create(_assistant_messages(session, 0, replies, []))
@@ -193,7 +194,7 @@ def message_post(*, session_id: uuid.UUID | str, text: str, client_id: str = "")
     values = list(dict.fromkeys(before + sensitive_values(runtime.spec, state)))
     if hidden and mask_text(text, values) == text:
         values.append(text)  # an unread answer to a sensitive question: hidden whole
-    replies = [reply.as_dict() for reply in log.replies]
+    replies = [reply_with_hints(runtime.spec, reply.as_dict()) for reply in log.replies]
     user = Message(session=session, position=position, role=MessageRole.USER, kind="user",
                    text=mask_text(text, values), data={}, client_id=client_id)
     Message.objects.bulk_create([user, *_assistant_messages(session, position + 1, replies, values)])
