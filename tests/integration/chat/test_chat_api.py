@@ -40,10 +40,13 @@ def loan(demo, widget) -> tuple[str, list[list[dict]]]:
 
 def test_a_loan_conversation_asks_asks_for_consent_and_reports(loan):
     _, turns = loan
-    assert turns[0][-1] == {"kind": "question", "text": "What is your email address?", "element": "email"}
+    assert turns[0][-1] == {"kind": "question", "text": "What is your email address?", "element": "email",
+                            "label": "your email address", "hint": "an email address, e.g. name@example.com"}
     assert turns[1][-1]["kind"] == "question" and turns[1][-1]["element"] == "ssn"
     consent = turns[2][-1]
     assert consent["kind"] == "consent" and consent["skill"] == "credit_check" and consent["elements"] == ["ssn"]
+    assert consent["element_labels"] == ["your social security number"]
+    assert consent["skill_label"].startswith("credit check")
     assert turns[3][-1]["element"] == "loan_amount"
     consent = turns[4][-1]
     assert consent["kind"] == "consent" and consent["skill"] == "submit_loan"
