@@ -29,8 +29,9 @@ def assistant_by_key(*, key: str) -> Assistant | None:
 
 
 def assistant_for_catalog(*, catalog: Catalog, key: str | None = None) -> Assistant | None:
-    """The assistant `key` if it runs a version of `catalog`, else the catalog's first by key."""
-    assistants = Assistant.objects.select_related("catalog_version__catalog").filter(catalog_version__catalog=catalog)
+    """The published, enabled assistant `key` if it runs a version of `catalog`, else the catalog's first by key."""
+    assistants = (Assistant.objects.select_related("catalog_version__catalog")
+                  .filter(catalog_version__catalog=catalog, studio_test=False, enabled=True))
     if key is not None:
         assistants = assistants.filter(key=key)
     return assistants.order_by("key").first()

@@ -218,3 +218,15 @@ def test_an_admin_switches_the_version_on_the_screen(demo, banking_spec):
     demo.refresh_from_db()
     assert demo.catalog_version == newer and newer.status == VersionStatus.PROMOTED
     assert version_live(catalog=catalog) == newer
+
+
+def test_chat_command_talks_to_published_assistants_only(workspace, banking_spec):
+    draft = catalog_import(workspace=workspace, spec=banking_spec)
+    session_create(assistant=studio_test_assistant(version=draft))  # the studio's test chat ran the draft
+    with pytest.raises(CommandError, match="no assistant runs this catalog"):
+        call_command("chat", "banking", stdin=StringIO("hello\n"), stdout=StringIO())
+    version_promote(version=draft, user=None)
+    call_command("publish", "banking", "--key", "bank", stdout=StringIO())
+    out = StringIO()
+    call_command("chat", "banking", stdin=StringIO("I'd like to apply for a loan\n"), stdout=out)
+    assert "with assistant 'bank'" in out.getvalue() and "email address" in out.getvalue()
