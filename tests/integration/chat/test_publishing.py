@@ -230,3 +230,17 @@ def test_chat_command_talks_to_published_assistants_only(workspace, banking_spec
     out = StringIO()
     call_command("chat", "banking", stdin=StringIO("I'd like to apply for a loan\n"), stdout=out)
     assert "with assistant 'bank'" in out.getvalue() and "email address" in out.getvalue()
+
+
+def test_every_version_an_enabled_assistant_runs_is_marked_live(demo):
+    catalog = demo.catalog_version.catalog
+    newer = version_promote(version=version_latest(catalog=catalog), user=None)
+    admin = _login("admin")
+    admin.post("/catalogs/banking/assistants/publish/", {"key": "bank-new", "mode": "planner", "version": newer.pk})
+    page = admin.get("/catalogs/banking/versions/").content.decode()
+    for number in (1, newer.number):
+        row = page[page.index(f'id="version-{number}"'):].split("</tr>")[0]
+        assert "live</span>" in row, number
+    admin.post(f"/catalogs/banking/assistants/{DEMO_KEY}/disable/")
+    page = admin.get("/catalogs/banking/versions/").content.decode()
+    assert "live</span>" not in page[page.index('id="version-1"'):].split("</tr>")[0]
