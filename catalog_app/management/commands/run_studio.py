@@ -31,12 +31,12 @@ class Command(BaseCommand):
             self.stdout.write(f"Celery worker started (pid {worker.pid}).")
         if widget_demo_port:
             # A subprocess, not an import: the demo page belongs to the orchestrator app.
-            host = addrport.rsplit(":", 1)[0] if ":" in addrport else "127.0.0.1"
+            host = addrport.rpartition(":")[0] or "127.0.0.1"  # bound like the studio
             manage = str(settings.BASE_DIR / "manage.py")
             demo = subprocess.Popen([sys.executable, manage, "run_widget_demo", "--host", host,
                                      "--port", str(widget_demo_port), "--api", f"http://{self._api(addrport)}"])
             children.append(demo)
-            self.stdout.write(f"Widget demo customer site at http://{host}:{widget_demo_port}/.")
+            self.stdout.write(f"Widget demo customer site on port {widget_demo_port} (http://127.0.0.1:{widget_demo_port}/).")
         # A plain `kill` must stop the worker too, not leave it orphaned.
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         self.stdout.write(f"Studio at http://{addrport}/ (Ctrl-C stops everything).")
@@ -51,5 +51,6 @@ class Command(BaseCommand):
 
     @staticmethod
     def _api(addrport: str) -> str:
-        """host:port of the studio as a browser reaches it (`8000` alone means 127.0.0.1:8000)."""
-        return addrport if ":" in addrport else f"127.0.0.1:{addrport}"
+        """host:port of the studio as a browser reaches it (`8000` alone, or 0.0.0.0, mean 127.0.0.1)."""
+        host, _, port = addrport.rpartition(":")
+        return f"{host if host and host != '0.0.0.0' else '127.0.0.1'}:{port}"
