@@ -1,7 +1,7 @@
 """Publish a catalog's promoted version as an assistant (or move an assistant to another one).
 
     python manage.py publish pizza --key pizza-shop [--version 2] [--orchestrator planner|s3]
-                                   [--origin https://shop.example.com ...] [--workspace default]
+                                   [--origin https://shop.example.com https://www.example.com]
 
 Assistants run promoted versions only: without --version, the latest promoted one. Publishing
 under an existing key of the same catalog updates that assistant (and enables it again).
@@ -34,8 +34,8 @@ class Command(BaseCommand):
         parser.add_argument("--key", required=True, help="the publishable key (the widget's data-assistant)")
         parser.add_argument("--version", type=int, default=None, help="a promoted version (default: the latest)")
         parser.add_argument("--orchestrator", choices=[m.value for m in AssistantMode], default=AssistantMode.PLANNER)
-        parser.add_argument("--origin", action="append", default=None, dest="origins", metavar="URL",
-                            help="a site that may embed the widget, e.g. https://shop.example.com (repeatable)")
+        parser.add_argument("--origin", action="extend", nargs="+", default=None, dest="origins", metavar="URL",
+                            help="sites that may embed the widget, e.g. https://shop.example.com (repeatable)")
         parser.add_argument("--name", default="", help="the assistant's name")
         parser.add_argument("--workspace", default=DEFAULT_WORKSPACE, help="workspace slug")
 

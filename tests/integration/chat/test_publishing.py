@@ -114,11 +114,11 @@ def test_publish_command_publishes_the_latest_promoted_version(workspace, bankin
     first = version_promote(version=catalog_import(workspace=workspace, spec=banking_spec), user=None)
     catalog_import(workspace=workspace, spec=banking_spec.model_copy(update={"title": "draft"}))
     out = StringIO()
-    call_command("publish", "banking", "--key", "bank", "--origin", "https://Shop.example.com/",
-                 "--orchestrator", "s3", stdout=out)
+    call_command("publish", "banking", "--key", "bank", "--origin", "https://Shop.example.com/", "https://b.example",
+                 "--orchestrator", "s3", "--origin", "http://localhost:8001", stdout=out)
     assistant = Assistant.objects.get(key="bank")
     assert (assistant.catalog_version, assistant.mode) == (first, "s3")
-    assert assistant.allowed_origins == ["https://shop.example.com"]
+    assert assistant.allowed_origins == ["https://shop.example.com", "https://b.example", "http://localhost:8001"]
     assert "Published assistant 'bank' (s3) on banking version 1" in out.getvalue()
     assert 'data-assistant="bank"' in out.getvalue()
     assert version_live(catalog=first.catalog) == first
