@@ -228,3 +228,21 @@ def test_on_a_360_px_phone(live_server, demo_assistant, browser: Browser, artifa
             phone.screenshot(path=str(artifacts / "widget-phone.png"))
     finally:
         context.close()
+
+
+def test_themed_translated_and_isolated_from_the_page_styles(live_server, demo_assistant, page: Page):
+    extra = ' data-lang="fr" data-title="Acme, votre banque" data-position="left" data-greeting="Bonjour et bienvenue"'
+    for url in _site(live_server, extra=extra):
+        page.goto(url)
+        launcher = page.get_by_role("button", name="Discuter avec nous")
+        # The page's --concerto-accent (#0b6e4f) colours it; its `button {background: hotpink}` does not.
+        expect(launcher).to_have_css("background-color", "rgb(11, 110, 79)")
+        page_button = page.get_by_role("button", name=re.compile("A button of the page"))
+        expect(page_button).to_have_css("background-color", "rgb(255, 105, 180)")
+        box = launcher.bounding_box()
+        assert box is not None and box["x"] < 100  # data-position="left"
+        launcher.click()
+        dialog = page.get_by_role("dialog", name="Acme, votre banque")
+        expect(dialog.get_by_role("log")).to_contain_text("Bonjour et bienvenue")
+        expect(dialog.get_by_role("button", name="Envoyer")).to_be_visible()
+        expect(dialog.get_by_label("Votre message")).to_be_focused()
