@@ -304,10 +304,10 @@
       sessionId = id;
       transcript(data.transcript || []);
       var pending = JSON.parse(saved("outbox") || "null");
-      if (pending) { // sent just before a reload: resend it; the server answers once per client id
+      if (pending) { // sent just before a reload: resend it unless its turn is in the transcript already
         var asked = (data.transcript || []).some(function (l) { return l.client_id === pending.id; });
-        if (!asked) userBubble(pending.text);
-        deliver(pending, null);
+        if (asked) save("outbox", null);
+        else deliver(pending, userBubble(pending.text));
       }
     }).catch(function (error) {
       if (error.status === 404 || error.status === 403) { save("session", null); return start(); }
