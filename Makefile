@@ -17,7 +17,8 @@ install-dev: install
 	$(BIN)/pip install --quiet -r requirements/dev.txt
 
 # Sets up the embedded default (SQLite, filesystem broker), loads the banking demo and starts
-# the web server with a Celery worker at http://127.0.0.1:8000.
+# the web server with a Celery worker at http://127.0.0.1:8000, and a demo customer site with
+# the chat widget at http://127.0.0.1:8001.
 demo: install graphviz
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo --cold-start

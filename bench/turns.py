@@ -7,8 +7,8 @@ the session row, load the state, NLU, planning (Fast Downward), bookkeeping, mas
 state, transcript, trace and audit rows. The database is a throwaway copy of the configured one
 (`DATABASE_URL`, else SQLite in a temporary file), created and dropped by the benchmark.
 
-Rows: the banking demo as a draft (its spec read from the rows every turn, as the studio's
-preview runs it) and promoted (the frozen spec, as a live assistant runs it), and a generated
+Rows: the banking demo as a draft (its spec read from the rows every turn, as the studio's test
+chat runs it) and promoted (the frozen spec, as a live assistant runs it), and a generated
 catalog of `--skills` skills, promoted. `engine` is the time inside the orchestrator's `turn`;
 the rest of a turn is the Django side. Targets: banking p95 <= 50 ms, 200 skills p95 <= 150 ms.
 """
@@ -160,6 +160,7 @@ def _subjects(repeat: int, skills: int, conversations: int) -> list[Subject]:
         version_promote,
         workspace_get_or_create_default,
     )
+    from orchestrator.assistant_services import studio_test_assistant
     from orchestrator.chat_services import assistant_create
     from orchestrator.engine.catalog.spec_io import load_catalog
     from orchestrator.engine.catalog.synthetic import synthetic_catalog
@@ -176,7 +177,7 @@ def _subjects(repeat: int, skills: int, conversations: int) -> list[Subject]:
     openings = [intent.examples[0] for intent in generated.intents]
     generated_scripts: list[Script] = [_answerer(rng, openings[k % len(openings)]) for k in range(conversations + 1)]
     return [
-        Subject("banking (draft)", assistant_create(workspace=workspace, version=draft, key="bench-draft"),
+        Subject("banking (draft)", studio_test_assistant(version=draft),
                 len(banking_spec.skills), banking_scripts),
         Subject("banking (promoted)", assistant_create(workspace=workspace, version=live, key="bench-live"),
                 len(banking_spec.skills), banking_scripts),

@@ -21,6 +21,7 @@ from .selectors import (
     version_latest,
     version_list,
     version_live,
+    version_live_pks,
     version_spec,
     workspace_for_user,
 )
@@ -54,6 +55,7 @@ def page_version_context(request: HttpRequest, slug: str, tab: str, number: int 
         "version": version,
         "versions": version_list(catalog=catalog),
         "live": version_live(catalog=catalog),
+        "live_pks": version_live_pks(catalog=catalog),
         "spec": version_spec(version=version),
         "tab": tab,
     }

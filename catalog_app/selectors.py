@@ -53,8 +53,21 @@ def version_latest(*, catalog: Catalog) -> CatalogVersion | None:
 
 
 def version_live(*, catalog: Catalog) -> CatalogVersion | None:
-    """The latest promoted version: the one the live assistant runs."""
-    return version_list(catalog=catalog).filter(status=VersionStatus.PROMOTED).first()
+    """The latest version an enabled assistant runs: what "live" means everywhere in the studio.
+
+    Assistants belong to the orchestrator app, which builds on this one; they are read here
+    through the reverse relation of their foreign key (`assistants`), never by an import.
+    """
+    return _running(catalog).first()
+
+
+def version_live_pks(*, catalog: Catalog) -> set[int]:
+    """Every version an enabled assistant runs (several assistants may run several versions)."""
+    return set(_running(catalog).values_list("pk", flat=True))
+
+
+def _running(catalog: Catalog) -> QuerySet[CatalogVersion]:
+    return version_list(catalog=catalog).filter(assistants__enabled=True, assistants__studio_test=False).distinct()
 
 
 _specs: Lru[CatalogSpec] = Lru(64)

@@ -22,6 +22,7 @@ api.add_router("/catalogs", "orchestrator.simulation_api.router")  # /catalogs/{
 api.add_router("/catalogs", "orchestrator.learning_api.router")  # /catalogs/{slug}/refinements
 api.add_router("/validation", "orchestrator.api.router")
 api.add_router("", "orchestrator.chat_api.router")  # the chat widget: /assistants/..., /sessions/...
+api.add_router("/assistants", "orchestrator.assistant_api.router")  # publishing (admins)
 
 
 def _error(request: HttpRequest, status: int, detail: str, issues: Iterable[Issue] = ()) -> HttpResponse:

@@ -2,7 +2,10 @@
 
     POST /assistants/{key}/sessions   start a conversation: 201 {"id", "replies"}
     POST /sessions/{id}/messages      {"text"} -> {"replies"}
-    GET  /sessions/{id}               transcript and state, for debugging (sensitive values masked)
+    GET  /sessions/{id}               the transcript (masked), for a widget redrawing after a reload
+    GET  /sessions/{id}/debug         transcript and state, for logged-in studio users of its workspace
+
+Disabled assistants answer 403; the studio's test assistants (drafts) are not served here at all.
 
 A request that carries an `Origin` (a browser) must come from one of the assistant's allowed
 origins (403 otherwise); one without (a server, the CLI) is let through. Allowed origins get CORS
@@ -13,6 +16,7 @@ per client address, session starts per address (429 with Retry-After). Errors ha
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any, Literal
 
@@ -21,16 +25,18 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from ninja import Router, Schema, Status
 from ninja.errors import HttpError
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
-from catalog_app.api_base import ErrorOut
+from catalog_app.access import api_workspace
+from catalog_app.api_base import ErrorOut, studio_auth
 from orchestrator.engine.errors import UnknownName
 
-from .chat_selectors import assistant_by_key, session_debug, session_explain, session_get
-from .chat_services import MAX_MESSAGE_CHARS, MessageInvalid, message_post, session_create
+from .chat_selectors import assistant_by_key, session_debug, session_explain, session_get, session_public
+from .chat_services import MAX_CLIENT_ID_CHARS, MAX_MESSAGE_CHARS, MessageInvalid, message_post, session_create
 from .models import Assistant, ChatSession
 
 router = Router(tags=["chat"])
+log = logging.getLogger(__name__)
 
 RATE_WINDOW = 60  # seconds: CONCERTO_CHAT_RATE counts per minute
 ADDRESS_FACTOR = 4  # one address may be several people (an office behind one NAT)
@@ -38,6 +44,9 @@ CORS_METHODS = "GET, POST, OPTIONS"
 
 
 class ReplyOut(Schema):
+    # Fields the runtime adds later reach the widget too (it renders what it knows, ignores the rest).
+    model_config = ConfigDict(extra="allow")
+
     kind: Literal["text", "question", "consent", "result", "resumed", "explanation"]
     text: str
     element: str | None = Field(None, description="question: the element asked for")
@@ -45,6 +54,11 @@ class ReplyOut(Schema):
     elements: list[str] | None = Field(None, description="consent: the sensitive elements to share")
     goal: str | None = Field(None, description="result, resumed, offer: the intent")
     data: dict[str, Any] | None = None
+    label: str | None = Field(None, description="question: the element's wording")
+    hint: str | None = Field(None, description="question: the expected format, e.g. 'an amount, e.g. $20,000'")
+    options: list[str] | None = Field(None, description="question: the values to offer as buttons (an enum)")
+    skill_label: str | None = Field(None, description="consent: the skill's wording")
+    element_labels: list[str] | None = Field(None, description="consent: the elements' wording")
 
 
 class SessionOut(Schema):
@@ -54,6 +68,8 @@ class SessionOut(Schema):
 
 class MessageIn(Schema):
     text: str = Field(description=f"what the user typed; at most {MAX_MESSAGE_CHARS} characters")
+    client_id: str = Field("", description="the client's id of this message: a resend with the same id runs no "
+                                           f"second turn, the stored replies come back (at most {MAX_CLIENT_ID_CHARS})")
 
 
 class RepliesOut(Schema):
@@ -63,17 +79,24 @@ class RepliesOut(Schema):
 # --- checks ------------------------------------------------------------------------------------------
 
 
+def _serving(assistant: Assistant) -> None:
+    if not assistant.enabled:
+        raise HttpError(403, f"assistant '{assistant.key}' is not available")
+
+
 def _assistant(key: str) -> Assistant:
     assistant = assistant_by_key(key=key)
-    if assistant is None:
+    if assistant is None or assistant.studio_test:
         raise HttpError(404, f"unknown assistant '{key}'")
+    _serving(assistant)
     return assistant
 
 
 def _session(session_id: str) -> ChatSession:
     session = session_get(session_id=session_id)
-    if session is None:
+    if session is None or session.assistant.studio_test:
         raise HttpError(404, f"unknown session '{session_id}'")
+    _serving(session.assistant)
     return session
 
 
@@ -144,17 +167,27 @@ def message_send(request: HttpRequest, response: HttpResponse, session_id: str, 
     if limited:
         return limited
     try:
-        replies = message_post(session_id=session.pk, text=payload.text)
+        replies = message_post(session_id=session.pk, text=payload.text, client_id=payload.client_id)
     except MessageInvalid as exc:
         return Status(422, {"detail": str(exc), "errors": [{"path": exc.path, "message": str(exc)}]})
     return Status(200, {"replies": replies})
 
 
 @router.get("/sessions/{session_id}", response={200: dict[str, Any], 403: ErrorOut, 404: ErrorOut},
-            summary="A session's transcript and state, for debugging (sensitive values masked)")
+            summary="A session's transcript (sensitive values masked), for the widget after a reload")
 def session_read(request: HttpRequest, response: HttpResponse, session_id: str) -> Status:
     session = _session(session_id)
     _check_origin(request, response, session.assistant)
+    return Status(200, session_public(session=session))
+
+
+@router.get("/sessions/{session_id}/debug", response={200: dict[str, Any], 401: ErrorOut, 404: ErrorOut},
+            auth=studio_auth(), summary="A session's transcript and state, for studio users (values masked)")
+def session_debug_read(request: HttpRequest, session_id: str) -> Status:
+    # Test sessions too: they are the studio's own. Another workspace's session is a 404.
+    session = session_get(session_id=session_id, workspace=api_workspace(request))
+    if session is None:
+        raise HttpError(404, f"unknown session '{session_id}'")
     return Status(200, session_debug(session=session))
 
 
@@ -168,7 +201,10 @@ def session_explain_read(request: HttpRequest, response: HttpResponse, session_i
     try:
         return Status(200, session_explain(session=session, kind=kind, element=element))
     except UnknownName as exc:
-        return Status(422, {"detail": str(exc), "errors": [{"path": "query.element", "message": str(exc)}]})
+        # The full message lists every element of the catalog: for the log, not for anonymous users.
+        log.info("explain refused for session %s: %s", session.pk, exc)
+        told = f"unknown element '{element}'" if element else "name the element to explain"
+        return Status(422, {"detail": told, "errors": [{"path": "query.element", "message": told}]})
 
 
 # --- CORS preflight: a browser asks before it POSTs JSON from another origin ---------------------------

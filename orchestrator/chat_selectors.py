@@ -29,8 +29,9 @@ def assistant_by_key(*, key: str) -> Assistant | None:
 
 
 def assistant_for_catalog(*, catalog: Catalog, key: str | None = None) -> Assistant | None:
-    """The assistant `key` if it runs a version of `catalog`, else the catalog's first by key."""
-    assistants = Assistant.objects.select_related("catalog_version__catalog").filter(catalog_version__catalog=catalog)
+    """The published, enabled assistant `key` if it runs a version of `catalog`, else the catalog's first by key."""
+    assistants = (Assistant.objects.select_related("catalog_version__catalog")
+                  .filter(catalog_version__catalog=catalog, studio_test=False, enabled=True))
     if key is not None:
         assistants = assistants.filter(key=key)
     return assistants.order_by("key").first()
@@ -72,6 +73,18 @@ def session_transcript(*, session: ChatSession) -> list[dict[str, Any]]:
     ]
 
 
+def session_public(*, session: ChatSession) -> dict[str, Any]:
+    """What anyone holding the session id may read back: the transcript the widget redraws
+    after a reload (masked as stored), never the state. The state is `session_debug`, for the studio."""
+    lines = []
+    for m in session.messages.order_by("position"):
+        if m.role == "user":
+            lines.append({"role": "user", "kind": "user", "text": m.text, "client_id": m.client_id or None})
+        else:
+            lines.append({"role": "assistant", "kind": m.kind, **m.data, "text": m.text})
+    return {"id": str(session.id), "assistant": session.assistant.key, "transcript": lines}
+
+
 def session_debug(*, session: ChatSession) -> dict[str, Any]:
     """Transcript and state of a session for debugging, with sensitive values masked."""
     spec = version_spec(version=session.assistant.catalog_version)
@@ -88,6 +101,7 @@ def session_debug(*, session: ChatSession) -> dict[str, Any]:
         "id": str(session.id),
         "assistant": session.assistant.key,
         "mode": session.assistant.mode,
+        "test": session.is_test,
         "catalog": session.assistant.catalog_version.catalog.slug,
         "version": session.assistant.catalog_version.number,
         "created_at": session.created_at.isoformat(),

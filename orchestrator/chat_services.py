@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from catalog_app.models import CatalogVersion, Workspace
+from catalog_app.models import CatalogVersion, VersionStatus, Workspace
 from orchestrator.engine.catalog.spec import CatalogSpec
 from orchestrator.engine.errors import ConcertoError, Issue, SpecError
 from orchestrator.engine.runtime.masking import mask_data, mask_text, sensitive_values
@@ -26,6 +26,7 @@ from orchestrator.engine.runtime.nlu import control_act
 from orchestrator.engine.runtime.session import SessionState
 from orchestrator.engine.runtime.turns import TurnLog
 
+from .chat_hints import reply_with_hints
 from .chat_runtime import runtime_for
 from .chat_selectors import session_uuid
 from .models import Assistant, AssistantMode, ChatSession, Message, MessageRole, ShareAudit, TraceEvent, TraceKind
@@ -44,10 +45,17 @@ class MessageInvalid(ConcertoError):
     path = "text"
 
 
+class ClientIdInvalid(MessageInvalid):
+    path = "client_id"
+
+
+MAX_CLIENT_ID_CHARS = 64
+
+
 # --- assistants ------------------------------------------------------------------------------------
 
 
-def _origin(value: str) -> str:
+def origin_normal(value: str) -> str:
     """`https://Shop.example.com/` -> `https://shop.example.com`: the form browsers send in `Origin`."""
     parts = urlsplit(value.strip())
     if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") or parts.query:
@@ -56,33 +64,44 @@ def _origin(value: str) -> str:
     return f"{parts.scheme}://{parts.hostname.lower()}{port}"
 
 
+def _check_runnable(version: CatalogVersion, *, studio_test: bool) -> None:
+    """Published assistants run promoted versions only: an edit of a draft must never change what
+    end users get without a promotion. Drafts run in the studio's test chat."""
+    if not studio_test and version.status != VersionStatus.PROMOTED:
+        raise SpecError([Issue("version", f"version {version.number} of '{version.catalog.slug}' is a draft; "
+                                          "promote it before an assistant runs it (try drafts in the studio's "
+                                          "test chat)")])
+
+
 @transaction.atomic
 def assistant_create(*, workspace: Workspace, version: CatalogVersion, key: str, mode: str = AssistantMode.PLANNER,
-                     allowed_origins: Iterable[str] = (), name: str = "") -> Assistant:
-    """Publish `version` as an assistant under the publishable `key`."""
+                     allowed_origins: Iterable[str] = (), name: str = "", studio_test: bool = False) -> Assistant:
+    """Publish `version` (a promoted one) as an assistant under the publishable `key`."""
     if version.catalog.workspace_id != workspace.pk:
         raise SpecError([Issue("version", f"catalog '{version.catalog.slug}' is not in workspace '{workspace.slug}'")])
-    origins = list(dict.fromkeys(_origin(o) for o in allowed_origins))
-    assistant = Assistant(workspace=workspace, catalog_version=version, key=key, mode=mode,
+    _check_runnable(version, studio_test=studio_test)
+    origins = list(dict.fromkeys(origin_normal(o) for o in allowed_origins))
+    assistant = Assistant(workspace=workspace, catalog_version=version, key=key, mode=mode, studio_test=studio_test,
                           allowed_origins=origins, name=name or version.title or version.catalog.slug)
-    _clean(assistant)
+    assistant_clean(assistant)
     assistant.save()
     return assistant
 
 
 @transaction.atomic
 def assistant_set_version(*, assistant: Assistant, version: CatalogVersion) -> Assistant:
-    """Point an assistant at another version of its catalog; running sessions go on with it."""
+    """Point an assistant at another promoted version of its catalog; running sessions go on with it."""
     if version.catalog_id != assistant.catalog_version.catalog_id:
         raise SpecError([Issue("version", f"the assistant runs catalog '{assistant.catalog_version.catalog.slug}', "
                                           f"not '{version.catalog.slug}'")])
+    _check_runnable(version, studio_test=assistant.studio_test)
     assistant.catalog_version = version
-    _clean(assistant)
+    assistant_clean(assistant)
     assistant.save(update_fields=["catalog_version"])
     return assistant
 
 
-def _clean(assistant: Assistant) -> None:
+def assistant_clean(assistant: Assistant) -> None:
     try:
         assistant.full_clean(exclude=["workspace", "catalog_version"])
     except ValidationError as exc:
@@ -107,7 +126,7 @@ def session_create(*, assistant: Assistant) -> tuple[ChatSession, list[dict[str,
     """A new conversation with `assistant`, greeted; the greeting is the transcript's first line."""
     session = ChatSession(assistant=assistant, state=SessionState().model_dump(mode="json"))
     runtime = runtime_for(assistant, seed=_seed(session, 0))
-    replies = [reply.as_dict() for reply in runtime.bot.greet()]
+    replies = [reply_with_hints(runtime.spec, reply.as_dict()) for reply in runtime.bot.greet()]
     session.message_count = len(replies)
     session.save()
     Message.objects.bulk_create(_assistant_messages(session, 0, replies, []))
@@ -123,15 +142,47 @@ def _check_text(text: str) -> str:
     return text
 
 
+def _check_client_id(client_id: str) -> str:
+    client_id = client_id.strip()
+    if len(client_id) > MAX_CLIENT_ID_CHARS:
+        raise ClientIdInvalid(f"the client id is longer than {MAX_CLIENT_ID_CHARS} characters")
+    return client_id
+
+
+def _replies_to(session: ChatSession, client_id: str) -> list[dict[str, Any]] | None:
+    """The stored (masked) replies to the user message the widget sent as `client_id`, if it ran."""
+    asked = session.messages.filter(role=MessageRole.USER, client_id=client_id).values_list("position", flat=True)
+    position = asked.first()
+    if position is None:
+        return None
+    following = session.messages.filter(position__gt=position).order_by("position")
+    replies = []
+    for message in following:
+        if message.role == MessageRole.USER:
+            break
+        replies.append(message.data)
+    return replies
+
+
 @transaction.atomic
-def message_post(*, session_id: uuid.UUID | str, text: str) -> list[dict[str, Any]]:
-    """One user message through the orchestrator; the assistant's replies, as the API gives them."""
+def message_post(*, session_id: uuid.UUID | str, text: str, client_id: str = "") -> list[dict[str, Any]]:
+    """One user message through the orchestrator; the assistant's replies, as the API gives them.
+
+    A message that carries a `client_id` already seen in this session runs no turn: its stored
+    replies come back (masked as stored), so a widget may resend after a network blip. The
+    check runs under the session's row lock, so two copies racing each other run one turn.
+    """
     text = _check_text(text)
+    client_id = _check_client_id(client_id)
     # Lock the session row only ("self"): sessions of one assistant must not wait for each other.
     session = (ChatSession.objects.select_for_update(of=("self",))
                .select_related("assistant__catalog_version__catalog").filter(pk=session_uuid(session_id)).first())
     if session is None:
         raise SessionNotFound(session_id)
+    if client_id:
+        stored = _replies_to(session, client_id)
+        if stored is not None:
+            return stored
     position = session.message_count
     runtime = runtime_for(session.assistant, seed=_seed(session, position))
     state = SessionState.model_validate(session.state)
@@ -143,9 +194,9 @@ def message_post(*, session_id: uuid.UUID | str, text: str) -> list[dict[str, An
     values = list(dict.fromkeys(before + sensitive_values(runtime.spec, state)))
     if hidden and mask_text(text, values) == text:
         values.append(text)  # an unread answer to a sensitive question: hidden whole
-    replies = [reply.as_dict() for reply in log.replies]
+    replies = [reply_with_hints(runtime.spec, reply.as_dict()) for reply in log.replies]
     user = Message(session=session, position=position, role=MessageRole.USER, kind="user",
-                   text=mask_text(text, values), data={})
+                   text=mask_text(text, values), data={}, client_id=client_id)
     Message.objects.bulk_create([user, *_assistant_messages(session, position + 1, replies, values)])
     _record_trace(session, position, log, values)
     session.state = state.model_dump(mode="json")

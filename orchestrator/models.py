@@ -88,6 +88,11 @@ class Assistant(models.Model):
     key = models.SlugField(max_length=64, unique=True)
     allowed_origins = models.JSONField(default=list, blank=True)  # e.g. ["https://shop.example.com"]
     created_at = models.DateTimeField(auto_now_add=True)
+    # Publishing (issue 14): a disabled assistant answers nobody; its sessions and audit stay.
+    enabled = models.BooleanField(default=True)
+    # The studio's test chat on a draft (one per draft version): never reachable through the
+    # public API, the only kind of assistant that may run a version that is not promoted.
+    studio_test = models.BooleanField(default=False)
 
     class Meta:
         ordering = ("key",)
@@ -114,6 +119,11 @@ class ChatSession(models.Model):
     def __str__(self) -> str:
         return f"session {self.id} of {self.assistant_id}"
 
+    @property
+    def is_test(self) -> bool:
+        """A session of the studio's test chat (on a draft), not of a published assistant."""
+        return self.assistant.studio_test
+
 
 class MessageRole(models.TextChoices):
     USER = "user", "User"
@@ -130,10 +140,16 @@ class Message(models.Model):
     text = models.TextField()
     data = models.JSONField(default=dict, blank=True)  # the reply as the API gave it, masked
     created_at = models.DateTimeField(auto_now_add=True)
+    # The widget's id of a user message (issue 14): a resend with the same id runs no second turn.
+    client_id = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ("session_id", "position")
-        constraints = (models.UniqueConstraint(fields=["session", "position"], name="message_unique_position"),)
+        constraints = (
+            models.UniqueConstraint(fields=["session", "position"], name="message_unique_position"),
+            models.UniqueConstraint(fields=["session", "client_id"], condition=~models.Q(client_id=""),
+                                    name="message_unique_client_id"),
+        )
 
     def __str__(self) -> str:
         return f"{self.session_id} #{self.position} {self.role}"

@@ -44,3 +44,22 @@ urlpatterns += [
          name="promotion_threshold"),
     path("catalogs/<slug:slug>/promotion/switch/", learning_views.promotion_switch_view, name="promotion_switch"),
 ]
+
+# --- publishing: the Assistants screen of a catalog (issue 14) ----------------------------------
+from . import assistant_views  # noqa: E402  (this section stays self-contained for merging)
+
+urlpatterns += [
+    path("catalogs/<slug:slug>/assistants/", assistant_views.assistants_page, name="assistants"),
+    path("catalogs/<slug:slug>/assistants/publish/", assistant_views.assistant_publish_view, name="assistant_publish"),
+    path("catalogs/<slug:slug>/assistants/<slug:key>/<str:action>/", assistant_views.assistant_action_view,
+         name="assistant_action"),
+]
+
+# --- the studio's test chat beside the editor (issue 14) ------------------------------------------
+from . import studio_chat_views  # noqa: E402  (this section stays self-contained for merging)
+
+urlpatterns += [
+    path("catalogs/<slug:slug>/test-chat/", studio_chat_views.chat_panel, name="test_chat"),
+    path("catalogs/<slug:slug>/test-chat/messages/", studio_chat_views.chat_message, name="test_chat_message"),
+    path("catalogs/<slug:slug>/test-chat/explain/", studio_chat_views.chat_explain, name="test_chat_explain"),
+]

@@ -38,6 +38,7 @@ class Execution(BaseModel):
     outputs: dict[str, str]
     args: list[str] = Field(default_factory=list)  # the elements whose values went in (a passport for a document)
     explanation: dict[str, float] | None = None  # feature weights, if the skill explained itself
+    message: str = ""  # why a call gave no outcome (timeout, refused host): for the trace, not the user
 
 
 class GoalFrame(BaseModel):

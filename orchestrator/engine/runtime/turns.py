@@ -9,6 +9,7 @@ pruned groundings, consents.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 from ..catalog.spec import CatalogSpec, Goal
@@ -20,6 +21,8 @@ from .nlu import DONT_KNOW, IntentClassifier, TfidfClassifier, control_act, extr
 from .replies import Reply, Wording
 from .session import Execution, GoalFrame, Pending, SessionState
 from .skills import SkillInvoker, SkillResult
+
+log_calls = logging.getLogger("concerto.skills")
 
 INTENT_THRESHOLD = 0.3  # below it an utterance is not taken as a request
 ASK_ATTEMPTS = 3  # answers that do not fit the format before the slot counts as unfillable
@@ -338,7 +341,8 @@ class PlannerOrchestrator:
         operation = operation_name(skill.name, step.mode)
         record = Execution(step=number, skill=skill.name, mode=step.mode, outcome=result.outcome or result.status,
                            planned_outcome=step.outcome, inputs=inputs, outputs=result.outputs,
-                           args=list(step.args), explanation=result.explanation)
+                           args=list(step.args), explanation=result.explanation,
+                           message=result.message if result.status == "error" else "")
         state.history.append(record)
         log.executions.append(record)
         if result.status == "invalid":
@@ -376,7 +380,13 @@ class PlannerOrchestrator:
     def _after_failure(self, state: SessionState, step: Step, result: SkillResult, log: TurnLog) -> None:
         """A call that did not give what was planned: say so, and doubt the values the user gave it."""
         what = self.words.skill(step.skill)
-        detail = result.message or (result.outcome or result.status).replace("_", " ")
+        if result.status == "error":
+            # Transport and guard errors ("host ... resolves to a non-public address") describe our
+            # network, not the user's request: they go to the log and the trace, the user hears less.
+            log_calls.warning("skill %s failed: %s", step.skill, result.message)
+            detail = "the service could not be reached"
+        else:
+            detail = result.message or (result.outcome or result.status).replace("_", " ")
         user_given = [arg for arg in step.args if state.memory.get(arg) and state.memory[arg].source == "user"]
         if user_given and len(user_given) == len(step.args):
             for arg in user_given:  # e.g. an unreadable document: ask for another rather than retry it

@@ -9,9 +9,17 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 
 from catalog_app.cli import user_errors
-from catalog_app.models import Catalog, Role, Workspace
+from catalog_app.models import Catalog, CatalogVersion, Role, VersionStatus, Workspace
 from catalog_app.selectors import version_latest, version_spec
-from catalog_app.services import catalog_import, membership_set, user_create, workspace_get_or_create_default
+from catalog_app.services import (
+    catalog_import,
+    membership_set,
+    user_create,
+    version_create_draft,
+    version_promote,
+    workspace_get_or_create_default,
+)
+from orchestrator.assistant_services import assistant_set_origins
 from orchestrator.chat_selectors import assistant_by_key
 from orchestrator.chat_services import assistant_create, assistant_set_version
 from orchestrator.engine.catalog.spec_io import load_catalog
@@ -22,9 +30,10 @@ DEMO_CATALOG = Path(__file__).resolve().parents[3] / "catalog_app" / "demo" / "b
 # Simulation (issue 12): the banking scenario; with --cold-start also the thin catalog and its own.
 DEMO_SCENARIO = ("banking.yaml", "banking-scenario.yaml")
 COLD_START = ("banking-thin.yaml", "banking-thin-scenario.yaml")
-# The demo chat assistant: its publishable key, and the pages that may embed it (runserver).
+# The demo chat assistant: its publishable key, and the pages that may embed it: the studio
+# (runserver) and the demo "customer site" of `run_widget_demo` on another port.
 DEMO_ASSISTANT = "demo-banking"
-DEMO_ORIGINS = ["http://127.0.0.1:8000", "http://localhost:8000"]
+DEMO_ORIGINS = ["http://127.0.0.1:8000", "http://localhost:8000", "http://127.0.0.1:8001", "http://localhost:8001"]
 # Cold start (issue 13): the thin catalog's assistant starts on S3; only a gated promotion moves it to the planner.
 COLD_START_ASSISTANT = "demo-banking-thin"
 # (username, password, role): for a local demo only; the passwords are public.
@@ -48,8 +57,8 @@ class Command(BaseCommand):
             return
         workspace = workspace_get_or_create_default()
         with user_errors(str(DEMO_CATALOG)):
-            self._catalog(workspace)
-            self._assistant(workspace)
+            version = self._catalog(workspace)
+            self._assistant(workspace, version)
             self._simulations(workspace, [DEMO_SCENARIO, COLD_START] if options["cold_start"] else [DEMO_SCENARIO])
             if options["cold_start"]:
                 self._cold_start_assistant(workspace)
@@ -58,20 +67,32 @@ class Command(BaseCommand):
         logins = " or ".join(f"{username} / {password}" for username, password, _ in DEMO_USERS)
         self.stdout.write(f"Log in at /accounts/login/ as {logins}.")
 
-    def _catalog(self, workspace: Workspace) -> None:
+    def _catalog(self, workspace: Workspace) -> CatalogVersion:
+        """The promoted version holding the demo spec, imported and promoted when there is none.
+
+        Assistants run promoted versions only; a draft copy is left beside it for analysts to
+        edit, so that the editor opens on something editable and edits never reach the live chat.
+        """
         spec = load_catalog(DEMO_CATALOG.read_bytes(), "yaml")
         catalog = Catalog.objects.filter(workspace=workspace, slug=spec.catalog).first()
+        promoted = (catalog.versions.filter(status=VersionStatus.PROMOTED).order_by("-number").first()
+                    if catalog else None)
+        if promoted is not None and version_spec(version=promoted) == spec:
+            self.stdout.write(f"Catalog '{spec.catalog}' is up to date (version {promoted.number} promoted).")
+            return promoted
         latest = version_latest(catalog=catalog) if catalog else None
-        if latest is not None and version_spec(version=latest) == spec:
-            self.stdout.write(f"Catalog '{spec.catalog}' is up to date (version {latest.number}).")
-            return
-        version = catalog_import(workspace=workspace, spec=spec, note="demo")
-        self.stdout.write(f"Imported catalog '{spec.catalog}' as version {version.number} (draft).")
+        if latest is not None and latest.is_draft and version_spec(version=latest) == spec:
+            version = latest  # an untouched draft of the demo (an earlier load_demo): promote it
+        else:
+            version = catalog_import(workspace=workspace, spec=spec, note="demo")
+        version = version_promote(version=version, user=None)
+        draft = version_create_draft(version=version, user=None)
+        self.stdout.write(f"Imported catalog '{spec.catalog}' as version {version.number} (promoted), "
+                          f"with draft {draft.number} to edit.")
+        return version
 
-    def _assistant(self, workspace: Workspace) -> None:
-        """The banking assistant on the catalog's latest version, moved along when a new one comes."""
-        catalog = Catalog.objects.get(workspace=workspace, slug="banking")
-        version = version_latest(catalog=catalog)
+    def _assistant(self, workspace: Workspace, version: CatalogVersion) -> None:
+        """The banking assistant on the promoted demo version, moved along when a new one comes."""
         assistant = assistant_by_key(key=DEMO_ASSISTANT)
         if assistant is None:
             assistant_create(workspace=workspace, version=version, key=DEMO_ASSISTANT, allowed_origins=DEMO_ORIGINS,
@@ -80,6 +101,9 @@ class Command(BaseCommand):
         elif assistant.catalog_version_id != version.pk:
             assistant_set_version(assistant=assistant, version=version)
             self.stdout.write(f"Assistant '{DEMO_ASSISTANT}' now runs banking version {version.number}.")
+        if assistant is not None and not set(DEMO_ORIGINS) <= set(assistant.allowed_origins):
+            # A database from before the demo host page: let that page embed the widget too.
+            assistant_set_origins(assistant=assistant, allowed_origins=[*assistant.allowed_origins, *DEMO_ORIGINS])
 
     def _simulations(self, workspace: Workspace, pairs: list[tuple[str, str]]) -> None:
         folder = DEMO_CATALOG.parent
@@ -98,7 +122,12 @@ class Command(BaseCommand):
         if assistant_by_key(key=COLD_START_ASSISTANT) is not None:
             return
         catalog = Catalog.objects.get(workspace=workspace, slug="banking-thin")
-        assistant_create(workspace=workspace, version=version_latest(catalog=catalog), key=COLD_START_ASSISTANT,
+        # Assistants run promoted versions only: the sketch as first promoted, a draft beside it to refine.
+        version = catalog.versions.filter(status=VersionStatus.PROMOTED).order_by("-number").first()
+        if version is None:
+            version = version_promote(version=version_latest(catalog=catalog), user=None)
+            version_create_draft(version=version, user=None)
+        assistant_create(workspace=workspace, version=version, key=COLD_START_ASSISTANT,
                          mode=AssistantMode.S3, allowed_origins=DEMO_ORIGINS, name="Banking assistant (cold start)")
         self.stdout.write(f"Published assistant '{COLD_START_ASSISTANT}' on banking-thin with the S3 orchestrator.")
 

@@ -8,6 +8,7 @@ from django.test import Client
 
 from catalog_app.models import Catalog, CatalogVersion, Role, Workspace
 from catalog_app.services import catalog_import, membership_set, user_create, version_promote
+from orchestrator.chat_services import assistant_create
 from orchestrator.engine.catalog.spec_io import MAX_SPEC_BYTES, catalog_to_data, dump_catalog, load_catalog
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +28,8 @@ def _import(client: Client, text: str, content_type: str = "application/yaml", *
 
 
 def test_list_shows_latest_and_live_versions(api, banking, banking_spec, workspace):
-    version_promote(version=banking, user=None)
+    promoted = version_promote(version=banking, user=None)
+    assistant_create(workspace=workspace, version=promoted, key="banking-live")  # live: an assistant runs it
     catalog_import(workspace=workspace, spec=banking_spec.model_copy(update={"title": "Banking 2"}))
 
     response = api.get(f"{BASE}/")

@@ -69,7 +69,8 @@ def test_load_demo_is_idempotent(banking_spec):
 
     assert Catalog.objects.count() == 1
     catalog = Catalog.objects.get()
-    assert catalog.versions.count() == 1
+    # The demo runs promoted (version 1); version 2 is a draft copy for analysts to edit.
+    assert list(catalog.versions.order_by("number").values_list("status", flat=True)) == ["promoted", "draft"]
     assert version_spec(version=version_latest(catalog=catalog)) == banking_spec
     users = get_user_model().objects
     assert users.get(username="analyst").check_password("analyst")
@@ -88,7 +89,7 @@ def test_load_demo_adds_a_version_when_the_stored_demo_differs(workspace, bankin
     call_command("load_demo", stdout=StringIO())
 
     catalog = Catalog.objects.get()
-    assert catalog.versions.count() == 2
+    assert catalog.versions.count() == 3  # the old one, the demo promoted, its draft copy
     assert version_spec(version=version_latest(catalog=catalog)) == banking_spec
 
 

@@ -6,6 +6,7 @@ from catalog_app.errors import VersionLocked
 from catalog_app.models import CatalogVersion, Element, VersionStatus
 from catalog_app.selectors import version_latest, version_live, version_spec
 from catalog_app.services import catalog_import, version_create_draft, version_promote, version_update
+from orchestrator.chat_services import assistant_create
 from orchestrator.engine.catalog.spec_io import catalog_to_data
 from orchestrator.engine.errors import ConcertoError
 
@@ -27,7 +28,8 @@ def test_promotion_freezes_the_spec(promoted, banking_spec, user):
     assert "(:action credit_check-m1-scored" in promoted.compiled_domain
     assert (promoted.promoted_by, promoted.promoted_at is not None) == (user, True)
     assert version_spec(version=promoted) == banking_spec
-    assert version_live(catalog=promoted.catalog) == promoted
+    # "Live" means an enabled assistant runs it: promotion alone publishes nothing.
+    assert version_live(catalog=promoted.catalog) is None
 
 
 def test_promoted_version_refuses_edits(promoted, every_field_spec, banking_spec):
@@ -64,6 +66,7 @@ def test_frozen_spec_wins_over_rows(promoted, banking_spec):
 
 
 def test_new_draft_from_a_promoted_version(promoted, banking_spec, user):
+    assistant_create(workspace=promoted.catalog.workspace, version=promoted, key="banking-live")
     draft = version_create_draft(version=promoted, user=user)
 
     assert (draft.number, draft.status, draft.created_by) == (2, VersionStatus.DRAFT, user)

@@ -55,3 +55,13 @@ class Widget:
 def widget() -> Widget:
     # CSRF enforced as in production: the widget has no cookie and no token.
     return Widget(Client(enforce_csrf_checks=True))
+
+
+@pytest.fixture
+def studio_debug(demo) -> Any:
+    """Reads the debug view of a session as a logged-in studio user of the demo's workspace."""
+    from django.contrib.auth import get_user_model
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(username="analyst"))
+    return lambda session_id: client.get(f"/api/v1/sessions/{session_id}/debug")

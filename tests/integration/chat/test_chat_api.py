@@ -40,10 +40,13 @@ def loan(demo, widget) -> tuple[str, list[list[dict]]]:
 
 def test_a_loan_conversation_asks_asks_for_consent_and_reports(loan):
     _, turns = loan
-    assert turns[0][-1] == {"kind": "question", "text": "What is your email address?", "element": "email"}
+    assert turns[0][-1] == {"kind": "question", "text": "What is your email address?", "element": "email",
+                            "label": "your email address", "hint": "an email address, e.g. name@example.com"}
     assert turns[1][-1]["kind"] == "question" and turns[1][-1]["element"] == "ssn"
     consent = turns[2][-1]
     assert consent["kind"] == "consent" and consent["skill"] == "credit_check" and consent["elements"] == ["ssn"]
+    assert consent["element_labels"] == ["your social security number"]
+    assert consent["skill_label"].startswith("credit check")
     assert turns[3][-1]["element"] == "loan_amount"
     consent = turns[4][-1]
     assert consent["kind"] == "consent" and consent["skill"] == "submit_loan"
@@ -64,15 +67,15 @@ def test_every_share_is_audited(loan):
     assert {r.assistant.key for r in rows} == {"demo-banking"}
 
 
-def test_the_transcript_and_traces_hide_sensitive_values(loan, widget):
+def test_the_transcript_and_traces_hide_sensitive_values(loan, widget, studio_debug):
     session_id, _ = loan
-    answer = widget.read(session_id)
-    assert answer.status_code == 200
-    body = answer.json()
-    typed = next(m for m in body["transcript"] if m["role"] == "user" and "ssn" in m["text"])
-    assert typed["text"] == f"my ssn is {MASK}"
-    for secret in (SSN, "712", "85000", "85,000"):  # the SSN, the credit score, the income
-        assert secret not in answer.content.decode(), secret
+    for answer in (widget.read(session_id), studio_debug(session_id)):
+        assert answer.status_code == 200
+        body = answer.json()
+        typed = next(m for m in body["transcript"] if m["role"] == "user" and "ssn" in m["text"])
+        assert typed["text"] == f"my ssn is {MASK}"
+        for secret in (SSN, "712", "85000", "85,000"):  # the SSN, the credit score, the income
+            assert secret not in answer.content.decode(), secret
     assert body["memory"]["ssn"]["value"] == MASK and body["memory"]["ssn"]["source"] == "user"
     assert body["memory"]["email"]["value"] == "ada@example.com"  # not sensitive: shown
     stored = [m.text for m in Message.objects.filter(session_id=session_id)]
@@ -83,11 +86,11 @@ def test_the_transcript_and_traces_hide_sensitive_values(loan, widget):
     assert ChatSession.objects.get(pk=session_id).state["memory"]["ssn"]["value"] == SSN
 
 
-def test_the_debug_view_has_goals_plans_and_history(demo, widget):
+def test_the_debug_view_has_goals_plans_and_history(demo, widget, studio_debug):
     session_id = _start(widget)
     _say(widget, session_id, "I'd like to apply for a loan")
     _say(widget, session_id, "ada@example.com")
-    body = widget.read(session_id).json()
+    body = studio_debug(session_id).json()
     assert [m["role"] for m in body["transcript"]] == ["assistant", "user", "assistant", "assistant", "user",
                                                        "assistant"]
     assert [m["position"] for m in body["transcript"]] == list(range(6))

@@ -1,19 +1,21 @@
-"""An assistant on a draft follows the draft's edits from the very next turn (cached by revision)."""
+"""The studio's test chat on a draft follows the draft's edits from the very next turn (cached by revision)."""
 
 from __future__ import annotations
 
 import pytest
 
-from catalog_app.selectors import version_spec
+from catalog_app.selectors import version_latest, version_spec
 from catalog_app.services import version_update
+from orchestrator.assistant_services import studio_test_assistant
 from orchestrator.chat_services import message_post, session_create
 
 pytestmark = pytest.mark.django_db
 
 
 def test_an_edit_of_the_draft_shows_in_the_next_turn(demo):
-    assistant = demo
-    version = assistant.catalog_version
+    version = version_latest(catalog=demo.catalog_version.catalog)
+    assert version.is_draft
+    assistant = studio_test_assistant(version=version)
     session, _ = session_create(assistant=assistant)
     first = message_post(session_id=session.pk, text="I'd like to apply for a loan")
     assert first[-1]["element"] == "email"

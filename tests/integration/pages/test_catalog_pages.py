@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from catalog_app.models import Role, Workspace
 from catalog_app.services import catalog_import, membership_set, user_create, version_promote
+from orchestrator.chat_services import assistant_create
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -75,7 +76,8 @@ def test_detail_shows_the_tree_skills_and_intents(studio, banking):
 
 
 def test_detail_of_a_given_version(studio, banking, banking_spec, workspace):
-    version_promote(version=banking, user=None)
+    promoted = version_promote(version=banking, user=None)
+    assistant_create(workspace=workspace, version=promoted, key="banking-live")  # live: an assistant runs it
     catalog_import(workspace=workspace, spec=banking_spec.model_copy(update={"title": "Banking, revised"}))
 
     latest = _text(studio.get("/catalogs/banking/"))

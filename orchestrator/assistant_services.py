@@ -1,0 +1,130 @@
+"""Writes of publishing: turn an assistant off and on, rotate its key, change its origins, and
+the studio's test assistants that let an analyst talk to a draft without publishing it.
+
+Creating an assistant and moving it to another version are `chat_services.assistant_create` and
+`assistant_set_version` (they enforce "published assistants run promoted versions only").
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from catalog_app.models import Catalog, CatalogVersion
+from orchestrator.engine.errors import Issue, SpecError
+
+from .assistant_selectors import version_promoted_latest
+from .chat_services import assistant_clean, assistant_create, assistant_set_version, origin_normal
+from .models import Assistant, AssistantMode
+
+KEY_SUFFIX_BYTES = 6  # 12 hex digits: a rotated key cannot be guessed from the old one
+
+
+def assistant_new_key(*, name: str) -> str:
+    """A fresh publishable key: the name made a slug, and a random suffix."""
+    base = slugify(name)[:40].strip("-") or "assistant"
+    return f"{base}-{secrets.token_hex(KEY_SUFFIX_BYTES)}"
+
+
+TEST_KEY_PREFIX = "studio-test-"
+
+
+@transaction.atomic
+def assistant_publish(*, catalog: Catalog, key: str = "", version: CatalogVersion | None = None,
+                      mode: str = AssistantMode.PLANNER, allowed_origins: Iterable[str] | None = None,
+                      name: str = "") -> tuple[Assistant, bool]:
+    """Publish `catalog` under `key`: a new assistant, or the one with that key updated.
+
+    `version` defaults to the latest promoted one. An existing assistant moves to the version,
+    takes the orchestrator (and the origins and name, when given) and is enabled again. Returns
+    the assistant and whether it was created.
+    """
+    if version is None:
+        version = version_promoted_latest(catalog=catalog)
+        if version is None:
+            raise SpecError([Issue("version", f"catalog '{catalog.slug}' has no promoted version; "
+                                              "an admin promotes one on the Versions page")])
+    if version.catalog_id != catalog.pk:
+        raise SpecError([Issue("version", f"version {version.number} is not a version of '{catalog.slug}'")])
+    key = key.strip() or assistant_new_key(name=name or catalog.slug)
+    if key.startswith(TEST_KEY_PREFIX):
+        raise SpecError([Issue("key", f"keys starting with '{TEST_KEY_PREFIX}' are the studio's own")])
+    found = Assistant.objects.select_for_update().select_related("catalog_version__catalog").filter(key=key).first()
+    if found is None:
+        assistant = assistant_create(workspace=catalog.workspace, version=version, key=key, mode=mode,
+                                     allowed_origins=allowed_origins or (), name=name)
+        return assistant, True
+    if found.studio_test or found.catalog_version.catalog_id != catalog.pk:
+        raise SpecError([Issue("key", f"the key '{key}' is taken by another assistant")])
+    assistant_set_version(assistant=found, version=version)
+    if allowed_origins is not None:
+        assistant_set_origins(assistant=found, allowed_origins=allowed_origins)
+    assistant_update(assistant=found, name=name or None, mode=mode)
+    assistant_set_enabled(assistant=found, enabled=True)
+    return found, False
+
+
+@transaction.atomic
+def assistant_set_enabled(*, assistant: Assistant, enabled: bool) -> Assistant:
+    """A disabled assistant refuses new sessions and messages; nothing of its past is deleted."""
+    assistant.enabled = enabled
+    assistant.save(update_fields=["enabled"])
+    return assistant
+
+
+@transaction.atomic
+def assistant_rotate_key(*, assistant: Assistant, key: str | None = None) -> Assistant:
+    """Give the assistant a new publishable key: pages that carry the old one stop working.
+
+    Sessions already started go on (they are named by their own id, not by the key).
+    """
+    base = assistant.key.rsplit("-", 1)[0] if "-" in assistant.key else assistant.key
+    assistant.key = key or assistant_new_key(name=base)
+    assistant_clean(assistant)
+    assistant.save(update_fields=["key"])
+    return assistant
+
+
+@transaction.atomic
+def assistant_set_origins(*, assistant: Assistant, allowed_origins: Iterable[str]) -> Assistant:
+    """The pages that may embed the widget, as browsers send them in `Origin`."""
+    assistant.allowed_origins = list(dict.fromkeys(origin_normal(o) for o in allowed_origins if o.strip()))
+    assistant_clean(assistant)
+    assistant.save(update_fields=["allowed_origins"])
+    return assistant
+
+
+@transaction.atomic
+def assistant_update(*, assistant: Assistant, name: str | None = None, mode: str | None = None) -> Assistant:
+    if name is not None:
+        assistant.name = name
+    if mode is not None:
+        assistant.mode = mode
+    assistant_clean(assistant)
+    assistant.save(update_fields=["name", "mode"])
+    return assistant
+
+
+# --- the studio's test chat --------------------------------------------------------------------------
+
+
+def studio_test_key(*, version: CatalogVersion, mode: str) -> str:
+    return f"{TEST_KEY_PREFIX}{version.pk}-{mode}"
+
+
+@transaction.atomic
+def studio_test_assistant(*, version: CatalogVersion, mode: str = AssistantMode.PLANNER) -> Assistant:
+    """The hidden assistant the studio's test chat runs `version` (a draft, usually) with.
+
+    One per version and orchestrator, made on first use: test sessions are stored like live
+    ones (same runtime, same tables), marked by their assistant, and never served by the public API.
+    """
+    key = studio_test_key(version=version, mode=mode)
+    found = Assistant.objects.select_for_update().filter(key=key).first()
+    if found is not None:
+        return found
+    return assistant_create(workspace=version.catalog.workspace, version=version, key=key, mode=mode,
+                            name=f"Test chat: {version.catalog.slug} v{version.number}", studio_test=True)

@@ -1,0 +1,126 @@
+"""The Assistants screen of a catalog (login required): publish it, see which version is live,
+switch versions (admins), disable and enable, rotate the key, change the allowed origins.
+
+Every action is a plain POST that redirects back to the screen with a message (the page works
+without JavaScript); the services check what may be done.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
+from django.views.decorators.http import require_GET, require_POST
+
+from catalog_app.access import page_version_context, page_workspace
+from catalog_app.models import Catalog, Role
+from catalog_app.selectors import catalog_get, workspace_role
+from orchestrator.engine.errors import ConcertoError, UnknownName
+
+from .assistant_forms import OriginsForm, PublishForm
+from .assistant_selectors import assistant_list_for_catalog, version_promoted_list
+from .assistant_services import assistant_publish, assistant_rotate_key, assistant_set_enabled, assistant_set_origins
+from .chat_services import assistant_set_version
+from .models import Assistant
+
+TEMPLATE = "orchestrator/assistants.html"
+
+
+def _is_admin(request: HttpRequest, catalog: Catalog) -> bool:
+    return workspace_role(user=request.user, workspace=catalog.workspace) == Role.ADMIN
+
+
+def _context(request: HttpRequest, slug: str, form: PublishForm | None = None) -> dict[str, Any]:
+    context = page_version_context(request, slug, "assistants")
+    catalog = context["catalog"]
+    promoted = version_promoted_list(catalog=catalog)
+    context.update(
+        assistants=list(assistant_list_for_catalog(catalog=catalog)),
+        promoted=list(promoted),
+        form=form or PublishForm(versions=promoted, initial={"name": context["spec"].title}),
+        is_admin=_is_admin(request, catalog),
+        widget_url=request.build_absolute_uri(static("concerto/widget.js")),
+    )
+    return context
+
+
+@require_GET
+@login_required
+def assistants_page(request: HttpRequest, slug: str) -> HttpResponse:
+    return render(request, TEMPLATE, _context(request, slug))
+
+
+@require_POST
+@login_required
+def assistant_publish_view(request: HttpRequest, slug: str) -> HttpResponse:
+    catalog = _catalog(request, slug)
+    form = PublishForm(request.POST, versions=version_promoted_list(catalog=catalog))
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            assistant, created = assistant_publish(catalog=catalog, key=data["key"], version=data["version"],
+                                                   mode=data["mode"], allowed_origins=form.origin_list(),
+                                                   name=data["name"])
+        except ConcertoError as exc:
+            for issue in exc.issues:
+                field = issue.path if issue.path in form.fields else None
+                form.add_error(field, issue.message)
+        else:
+            verb = "is published" if created else "is updated"
+            messages.success(request, f"Assistant '{assistant.key}' {verb}: it runs version "
+                                      f"{assistant.catalog_version.number}.")
+            return redirect("orchestrator:assistants", slug=slug)
+    return render(request, TEMPLATE, _context(request, slug, form=form), status=422)
+
+
+@require_POST
+@login_required
+def assistant_action_view(request: HttpRequest, slug: str, key: str, action: str) -> HttpResponse:
+    catalog = _catalog(request, slug)
+    assistant = assistant_list_for_catalog(catalog=catalog).filter(key=key).first()
+    if assistant is None:
+        raise Http404(f"unknown assistant '{key}'")
+    try:
+        text = _act(request, catalog, assistant, action)
+    except ConcertoError as exc:
+        messages.error(request, str(exc) if not exc.issues else "; ".join(i.message for i in exc.issues))
+    else:
+        messages.success(request, text)
+    return redirect("orchestrator:assistants", slug=slug)
+
+
+def _act(request: HttpRequest, catalog: Catalog, assistant: Assistant, action: str) -> str:
+    if action == "version":
+        if not _is_admin(request, catalog):
+            raise PermissionDenied("only an admin of the workspace can switch an assistant's version")
+        number = request.POST.get("version", "")
+        version = version_promoted_list(catalog=catalog).filter(number=number if number.isdigit() else -1).first()
+        if version is None:
+            raise UnknownName("promoted version", number)
+        assistant_set_version(assistant=assistant, version=version)
+        return f"Assistant '{assistant.key}' now runs version {version.number}."
+    if action in ("disable", "enable"):
+        assistant_set_enabled(assistant=assistant, enabled=action == "enable")
+        return f"Assistant '{assistant.key}' is {action}d."
+    if action == "rotate":
+        old = assistant.key
+        assistant_rotate_key(assistant=assistant)
+        return f"The key '{old}' no longer works; the assistant's key is now '{assistant.key}'."
+    if action == "origins":
+        form = OriginsForm(request.POST)
+        form.is_valid()
+        assistant_set_origins(assistant=assistant, allowed_origins=form.origin_list())
+        return f"Assistant '{assistant.key}' may be embedded on: {', '.join(assistant.allowed_origins) or 'no site'}."
+    raise Http404(f"unknown action '{action}'")
+
+
+def _catalog(request: HttpRequest, slug: str) -> Catalog:
+    try:
+        return catalog_get(workspace=page_workspace(request), slug=slug)
+    except UnknownName as exc:
+        raise Http404(str(exc)) from exc
