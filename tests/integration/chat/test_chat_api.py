@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -75,7 +76,8 @@ def test_the_transcript_and_traces_hide_sensitive_values(loan, widget, studio_de
         typed = next(m for m in body["transcript"] if m["role"] == "user" and "ssn" in m["text"])
         assert typed["text"] == f"my ssn is {MASK}"
         for secret in (SSN, "712", "85000", "85,000"):  # the SSN, the credit score, the income
-            assert secret not in answer.content.decode(), secret
+            # As a value of its own: session ids and timestamps may hold the digits by chance.
+            assert not re.search(rf"(?<![\w.-]){re.escape(secret)}(?![\w.-])", answer.content.decode()), secret
     assert body["memory"]["ssn"]["value"] == MASK and body["memory"]["ssn"]["source"] == "user"
     assert body["memory"]["email"]["value"] == "ada@example.com"  # not sensitive: shown
     stored = [m.text for m in Message.objects.filter(session_id=session_id)]
