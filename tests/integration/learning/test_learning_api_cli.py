@@ -64,10 +64,13 @@ def test_review_accepts_as_an_admin_and_refuses_an_analyst_with_exit_2(banking, 
 
 
 def test_promote_planner_switches_an_s3_assistant_only_past_the_threshold(workspace, banking, run, admin):
+    from catalog_app.services import version_promote
     from orchestrator.chat_services import assistant_create
     from orchestrator.models import Assistant, AssistantMode
 
-    assistant_create(workspace=workspace, version=banking, key="cold", mode=AssistantMode.S3)
+    # Assistants run promoted versions: v1 runs on S3 first, then passes the gate for the planner.
+    assistant_create(workspace=workspace, version=version_promote(version=banking, user=admin), key="cold",
+                     mode=AssistantMode.S3)
     with pytest.raises(CommandError) as raised:
         call_command("promote_planner", "banking", "--assistant", "cold", "--user", admin.username,
                      "--threshold", "99", stdout=StringIO())

@@ -83,10 +83,11 @@ def test_a_stored_scenario_naming_a_removed_outcome_is_carried_over_to_the_draft
 
 
 def test_live_sessions_are_read_with_their_trace_and_transcript(workspace, banking):
+    from catalog_app.services import version_promote
     from orchestrator.chat_services import assistant_create, message_post, session_create
     from orchestrator.learning_services import session_conversations
 
-    assistant = assistant_create(workspace=workspace, version=banking, key="live")
+    assistant = assistant_create(workspace=workspace, version=version_promote(version=banking, user=None), key="live")
     session, _ = session_create(assistant=assistant)
     message_post(session_id=session.pk, text="what is the status of my card application")
     message_post(session_id=session.pk, text="CC-104233")

@@ -7,7 +7,7 @@ import yaml
 
 from catalog_app.editing import EditRefused, version_promote_checked
 from catalog_app.models import VersionStatus
-from catalog_app.services import version_create_draft
+from catalog_app.services import version_create_draft, version_promote
 from orchestrator.chat_services import assistant_create
 from orchestrator.models import AssistantMode
 from orchestrator.promotion_services import assistant_promote_to_planner, policy_set, promotion_report
@@ -33,15 +33,18 @@ def test_a_threshold_blocks_promotion_until_a_planner_run_of_that_version_reache
 
 
 def test_an_assistant_moves_from_s3_to_the_planner_only_through_a_gated_promotion(workspace, banking, admin):
-    assistant = assistant_create(workspace=workspace, version=banking, key="bank-s3", mode=AssistantMode.S3)
+    # Assistants run promoted versions: S3 runs the first sketch; the draft after it goes to the planner.
+    sketch = version_promote(version=banking, user=admin)
+    draft = version_create_draft(version=sketch, user=admin)
+    assistant = assistant_create(workspace=workspace, version=sketch, key="bank-s3", mode=AssistantMode.S3)
     policy_set(catalog=banking.catalog, threshold=0.1, user=admin)
     with pytest.raises(EditRefused):
-        assistant_promote_to_planner(assistant=assistant, version=banking, user=admin)
+        assistant_promote_to_planner(assistant=assistant, version=draft, user=admin)
     assistant.refresh_from_db()
     assert assistant.mode == AssistantMode.S3
     truths = yaml.safe_load((DEMO / "banking-scenario.yaml").read_text())
-    run = run_create(workspace=workspace, version=banking, scenario=truths, conversations=20, seed=1, enqueue=False)
+    run = run_create(workspace=workspace, version=draft, scenario=truths, conversations=20, seed=1, enqueue=False)
     run_execute(run_id=run.pk)
-    switched = assistant_promote_to_planner(assistant=assistant, version=banking, user=admin)
+    switched = assistant_promote_to_planner(assistant=assistant, version=draft, user=admin)
     assert switched.mode == AssistantMode.PLANNER and switched.catalog_version.status == VersionStatus.PROMOTED
 
