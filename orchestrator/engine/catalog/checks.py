@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 
 from ..errors import Issue
+from .endpoints import endpoint_refusal
 from .spec import CatalogSpec, Element, Skill
 
 IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -161,6 +162,9 @@ def validate_catalog(spec: CatalogSpec) -> list[Issue]:
     for s, skill in enumerate(spec.skills):
         path = f"skills[{s}]"
         issues += check_name(skill.name, f"{path}.name")
+        refusal = endpoint_refusal(skill.endpoint)
+        if refusal:
+            issues.append(Issue(f"{path}.endpoint", refusal))
         if skill.name in elements:
             issues.append(Issue(f"{path}.name", f"'{skill.name}' is already the name of an element"))
         mode_names = [(m.name, f"{path}.modes[{k}].name") for k, m in enumerate(skill.modes) if m.name]
