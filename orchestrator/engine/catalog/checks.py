@@ -9,8 +9,10 @@ from ..errors import Issue
 from .endpoints import endpoint_refusal
 from .spec import CatalogSpec, Element, Skill
 
-IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]*$")
-SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+# \Z, not $: `$` also matches before a final newline, and a name ending in one would leave the
+# PDDL line it is written on.
+IDENTIFIER = re.compile(r"[a-z][a-z0-9_]*\Z")
+SLUG = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
 MAX_NAME = 64
 
 # Words PDDL or our compilation already uses: an element or skill with such a name would make

@@ -147,3 +147,14 @@ def test_plain_endpoints_pass_authoring(data, endpoint):
     # Private addresses are the deployment's call (CONCERTO_SKILL_ALLOW_PRIVATE), checked at call time.
     data["skills"][1]["endpoint"] = endpoint
     parse_catalog(data)
+
+
+@pytest.mark.parametrize("where", ["elements", "skills", "intents"])
+def test_a_name_ending_in_a_newline_is_refused(data, where):
+    data[where][0]["name"] = data[where][0]["name"] + "\n"
+    assert any(f.startswith(f"{where}[0].name: ") and "is not a valid name" in f for f in faults(data))
+
+
+def test_a_catalog_slug_ending_in_a_newline_is_refused(data):
+    data["catalog"] = "banking\n"
+    assert any(f.startswith("catalog: ") for f in faults(data))
