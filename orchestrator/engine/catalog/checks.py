@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 
 from ..errors import Issue
+from .documents import text_faults
 from .endpoints import endpoint_refusal
 from .spec import CatalogSpec, Element, Skill
 
@@ -136,7 +137,9 @@ def _check_simulation(skill: Skill, elements: set[str], path: str) -> list[Issue
 
 def validate_catalog(spec: CatalogSpec) -> list[Issue]:
     """Every cross-reference fault of `spec`, in document order."""
-    issues: list[Issue] = []
+    # Text that cannot be stored (PostgreSQL refuses NUL and lone surrogates) is refused here, with
+    # its path, rather than failing at the database.
+    issues = [Issue(path, message) for path, message in text_faults(spec.model_dump(exclude_defaults=True))]
     if not SLUG.match(spec.catalog):
         issues.append(
             Issue("catalog", f"'{spec.catalog}' is not a valid slug: lowercase letters, digits, - and _")
