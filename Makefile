@@ -17,11 +17,12 @@ install-dev: install
 	$(BIN)/pip install --quiet -r requirements/dev.txt
 
 # Sets up the embedded default (SQLite, filesystem broker), loads the banking demo and starts
-# the web server with a Celery worker at http://127.0.0.1:8000.
+# the web server with a Celery worker at http://127.0.0.1:8000. DEBUG is off by default in the
+# settings (a deployment that forgets it shows no tracebacks); the local demo turns it on.
 demo: install graphviz
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
-	$(BIN)/python manage.py run_studio
+	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py run_studio
 
 # Headless Chromium comes from Debian's package, never from a test tool's download.
 browser:

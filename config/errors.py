@@ -115,3 +115,15 @@ def body_issues(exception: BaseException | None) -> list[Issue] | None:
     cause = exception.__cause__ if exception is not None else None
     return cause.issues if isinstance(cause, BodyRefused) else None
 
+
+def locked_out(request: HttpRequest, original_response: HttpResponse | None, credentials: Any) -> HttpResponse:
+    """django-axes' answer once a user name and address have failed to log in too often (429)."""
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    detail = f"too many failed logins; try again in {minutes} minutes"
+    if is_api(request):
+        response: HttpResponse = json_error(429, detail)
+    else:
+        response = HttpResponse(f"<h1>Too many failed logins</h1><p>Try again in {minutes} minutes.</p>",
+                                status=429)
+    response["Retry-After"] = str(int(settings.AXES_COOLOFF_TIME.total_seconds()))
+    return response
