@@ -77,6 +77,6 @@ def test_check_deploy_names_what_is_left_to_set_with_no_variables():
     code = ("from django.core.management import execute_from_command_line; "
             "execute_from_command_line(['manage.py', 'check', '--deploy'])")
     output = _run(code, {}).stderr
-    for warning in ("W004", "W008", "W012", "W016"):
+    for warning in ("W004", "W008", "W012", "W016", "concerto.W001"):
         assert warning in output
     assert "W009" not in output and "W018" not in output  # the key and DEBUG are safe by default
