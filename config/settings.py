@@ -181,6 +181,14 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "processed_folder": str(_processed_dir),
         "control_folder": str(_control_dir),
     }
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # A message taken by a worker that then dies (killed, not only its pool child) goes back to the
+    # queue after this many seconds; kombu's default is an hour. Longer than any analysis should
+    # run: a message redelivered while its job still runs finds the job's heartbeat fresh and ends.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=900)}
+# A running job whose worker wrote no progress for this long has lost its worker: the page says
+# so and an admin can re-queue it.
+CONCERTO_JOB_STALE_SECONDS = env.int("CONCERTO_JOB_STALE_SECONDS", default=60)
 _default_results = VAR_DIR / "celery-results"
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=f"file://{_default_results}")
 if CELERY_RESULT_BACKEND.startswith("file://"):

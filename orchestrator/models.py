@@ -42,6 +42,9 @@ class TrajectoryAnalysis(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Written by the worker with its progress: a running job without a recent one has lost its worker
+    # (`orchestrator.analysis_job_services`).
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=AnalysisStatus.choices, default=AnalysisStatus.QUEUED)
     samples = models.JSONField()
     tools = models.JSONField(null=True, blank=True)
@@ -64,6 +67,24 @@ class TrajectoryAnalysis(models.Model):
     @property
     def finished(self) -> bool:
         return self.status in (AnalysisStatus.DONE, AnalysisStatus.FAILED)
+
+    @property
+    def silent_seconds(self) -> int | None:
+        """Seconds since a running job's last sign of life; None unless it is running and gave one."""
+        from django.utils import timezone
+
+        last = self.heartbeat_at or self.started_at
+        if self.status != AnalysisStatus.RUNNING or last is None:
+            return None
+        return int((timezone.now() - last).total_seconds())
+
+    @property
+    def stalled(self) -> bool:
+        """Running, but its worker has not written for longer than CONCERTO_JOB_STALE_SECONDS (or ever)."""
+        if self.status != AnalysisStatus.RUNNING:
+            return False
+        silent = self.silent_seconds
+        return silent is None or silent > settings.CONCERTO_JOB_STALE_SECONDS
 
 
 # --- live assistants: chat sessions, transcripts, traces and the share audit (issue 3) ------------

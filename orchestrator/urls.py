@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import analysis_job_views, views
 
 app_name = "orchestrator"
 
@@ -17,4 +17,9 @@ urlpatterns = [
 urlpatterns += [
     path("sessions/", views.session_list_page, name="sessions"),
     path("sessions/<uuid:session_id>/", views.session_inspector_page, name="session"),
+]
+
+# --- analysis jobs whose worker died: re-queue (issue 10) -----------------------------------------
+urlpatterns += [
+    path("validation/analyses/<int:pk>/requeue/", analysis_job_views.analysis_requeue_view, name="analysis_requeue"),
 ]
