@@ -1,12 +1,17 @@
 from __future__ import annotations
 
+import re
 import signal
+import socket
 import subprocess
 import sys
 from typing import Any
 
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.commands.runserver import naiveip_re
+
+from catalog_app.cli import BAD_INPUT
 
 
 class Command(BaseCommand):
@@ -17,6 +22,10 @@ class Command(BaseCommand):
         parser.add_argument("--no-worker", action="store_true", help="run the web server alone")
 
     def handle(self, *args: Any, addrport: str, no_worker: bool, **options: Any) -> None:
+        # Both checked before the worker starts: runserver ends the process on a busy port with
+        # os._exit, which would leave the worker running with no parent to stop it.
+        host, port = _address(addrport)
+        _check_free(host, port)
         worker = None
         if not no_worker:
             worker = subprocess.Popen(
@@ -26,7 +35,8 @@ class Command(BaseCommand):
             self.stdout.write(f"Celery worker started (pid {worker.pid}).")
         # A plain `kill` must stop the worker too, not leave it orphaned.
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-        self.stdout.write(f"Studio at http://{addrport}/ (Ctrl-C stops both).")
+        shown = f"[{host}]" if ":" in host else host
+        self.stdout.write(f"Studio at http://{shown}:{port}/ (Ctrl-C stops both).")
         try:
             # No autoreloader: it would fork a second server process the worker does not know of.
             call_command("runserver", addrport, use_reloader=False)
@@ -34,3 +44,26 @@ class Command(BaseCommand):
             if worker is not None:
                 worker.terminate()
                 worker.wait(timeout=20)
+
+
+def _address(addrport: str) -> tuple[str, int]:
+    """(host, port) from `port`, `host:port` or `[ipv6]:port`, read as runserver reads it."""
+    match = re.match(naiveip_re, addrport)
+    if match is None:
+        raise CommandError(f"'{addrport}' is not a port or an address:port (e.g. 127.0.0.1:8000)", returncode=BAD_INPUT)
+    addr, _, _, _, port = match.groups()
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise CommandError(f"'{port}' is not a port number (1-65535)", returncode=BAD_INPUT)
+    return (addr or "127.0.0.1").strip("[]"), int(port)
+
+
+def _check_free(host: str, port: int) -> None:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will bind it
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise CommandError(f"cannot serve on {host}:{port}: {exc.strerror or exc} "
+                               "(is another studio running? give another port: run_studio 127.0.0.1:8001)",
+                               returncode=BAD_INPUT) from None
