@@ -19,7 +19,7 @@ from dataclasses import asdict
 from typing import Any
 
 from ..catalog import toolspec
-from ..catalog.documents import Unreadable, load_json, within_depth
+from ..catalog.documents import Unreadable, load_json, text_faults, within_depth
 from ..catalog.ontology import Ontology
 from ..catalog.spec import CatalogSpec
 from ..errors import ConcertoError, SpecError
@@ -39,7 +39,17 @@ class DataError(ConcertoError):
 
 
 def decode_json(text: str | bytes, what: str = "the file") -> Any:
-    """JSON, or JSON Lines (one value per line) when the text is not a single JSON value."""
+    """JSON, or JSON Lines (one value per line) when the text is not a single JSON value.
+
+    Text that cannot be stored (a NUL character, a lone surrogate) is refused with its path.
+    """
+    data = _decode_json(text, what)
+    for path, message in text_faults(data):
+        raise DataError(path, f"{what}: {message}")
+    return data
+
+
+def _decode_json(text: str | bytes, what: str) -> Any:
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
