@@ -208,6 +208,10 @@ CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 # Hosts skill endpoints may reach: names or "*.example.com"; empty means any public host. Private
 # and loopback addresses are refused (server-side request forgery) unless explicitly allowed.
 CONCERTO_SKILL_HOSTS = env.list("CONCERTO_SKILL_HOSTS", default=[])
+# Fernet keys that seal chat session state at rest (`orchestrator.session_vault`): the first
+# encrypts, all decrypt. Unset: one key derived from SECRET_KEY. Make one with
+# `python -c "from cryptography.fernet import Fernet; print(Fernet.generate_key().decode())"`.
+CONCERTO_STATE_KEYS = env.list("CONCERTO_STATE_KEYS", default=[])
 CONCERTO_SKILL_ALLOW_PRIVATE = env.bool("CONCERTO_SKILL_ALLOW_PRIVATE", default=False)
 CONCERTO_SKILL_TIMEOUT = env.float("CONCERTO_SKILL_TIMEOUT", default=10.0)  # seconds per HTTP skill call
 # Chat messages per minute, per session and per client address (session creations per address).

@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 
 from django.conf import settings
+from django.core.validators import MinValueValidator
 from django.db import models
 
 from catalog_app.models import CatalogVersion, Workspace
@@ -107,6 +108,9 @@ class Assistant(models.Model):
     # Publishable (it is in the page that embeds the widget), so it identifies, never authorizes.
     key = models.SlugField(max_length=64, unique=True)
     allowed_origins = models.JSONField(default=list, blank=True)  # e.g. ["https://shop.example.com"]
+    # How long a session's values (its state) are kept after its last message; then
+    # `manage.py purge_sessions` drops them (`orchestrator.session_vault`).
+    state_retention_hours = models.PositiveIntegerField(default=24, validators=[MinValueValidator(1)])
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -120,7 +124,8 @@ class ChatSession(models.Model):
     # A random UUID: the session id is all a widget needs to continue, so it must not be guessable.
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     assistant = models.ForeignKey(Assistant, on_delete=models.CASCADE, related_name="sessions")
-    # The engine's SessionState as JSON, real values included: the runtime needs them.
+    # The engine's SessionState, real values included (the runtime needs them): sealed with Fernet,
+    # `{"sealed": token}`, or `{"purged": true}` once the retention passed (`session_vault`).
     state = models.JSONField(default=dict)
     # Lines of the transcript and of the trace so far: the next positions, read under the row lock.
     message_count = models.PositiveIntegerField(default=0)
