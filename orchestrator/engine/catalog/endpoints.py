@@ -92,3 +92,32 @@ def address_refusal(host: str, address: IPAddress) -> str | None:
     if not address.is_global or address.is_multicast:
         return f"host '{host}' resolves to a non-public address ({address})"
     return None
+
+
+def host_allowed(host: str, allowed_hosts: list[str] | tuple[str, ...]) -> bool:
+    """Is `host` one of `allowed_hosts` (names, `*.example.com`, or `*`)? An empty list allows any."""
+    if not allowed_hosts:
+        return True
+    for pattern in (p.lower() for p in allowed_hosts):
+        if pattern == "*" or host == pattern or (pattern.startswith("*.") and host.endswith(pattern[1:])):
+            return True
+    return False
+
+
+def policy_refusal(url: str, *, allowed_hosts: list[str] | tuple[str, ...] = (),
+                   allow_private: bool = True) -> str | None:
+    """Why a deployment's policy refuses `url`, judged without resolving names (for authoring).
+
+    The call-time check (`runtime.skill_http.EndpointPolicy`) also resolves names; here only what
+    the text says: the form, the allowed hosts, and an address written in the URL.
+    """
+    refusal = endpoint_refusal(url)
+    if refusal or url.startswith("sim:"):
+        return refusal
+    host = (urlsplit(url).hostname or "").lower()
+    if not host_allowed(host, allowed_hosts):
+        return f"host '{host}' is not in the allowed skill hosts"
+    literal = ip_literal(host)
+    if literal is not None and not allow_private:
+        return address_refusal(host, literal)
+    return None

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from ..catalog.endpoints import IPAddress, address_refusal, endpoint_refusal, ip_literal
+from ..catalog.endpoints import IPAddress, address_refusal, endpoint_refusal, ip_literal, policy_refusal
 from ..catalog.spec import Skill
 from .skills import SkillResult
 
@@ -60,14 +60,12 @@ class EndpointPolicy:
         name again to connect would let a name with a short lifetime (DNS rebinding) pass the
         check as public and then lead to a private address.
         """
-        refusal = endpoint_refusal(url)
+        refusal = policy_refusal(url, allowed_hosts=self.allowed_hosts, allow_private=self.allow_private)
         if refusal:
             raise EndpointRefused(refusal)
-        host = (urlsplit(url).hostname or "").lower()
-        if self.allowed_hosts and not any(_host_matches(host, pattern) for pattern in self.allowed_hosts):
-            raise EndpointRefused(f"host '{host}' is not in the allowed skill hosts")
         if self.allow_private:
             return None
+        host = (urlsplit(url).hostname or "").lower()
         literal = ip_literal(host)
         try:
             addresses = [literal] if literal else [ipaddress.ip_address(a) for a in self.resolver(host)]
@@ -80,15 +78,6 @@ class EndpointPolicy:
             if refusal:
                 raise EndpointRefused(refusal)
         return addresses[0]
-
-
-def _host_matches(host: str, pattern: str) -> bool:
-    pattern = pattern.lower()
-    if pattern == "*":
-        return True
-    if pattern.startswith("*."):
-        return host.endswith(pattern[1:])
-    return host == pattern
 
 
 class PinnedTransport(httpx.BaseTransport):
