@@ -185,7 +185,13 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # A message taken by a worker that then dies (killed, not only its pool child) goes back to the
     # queue after this many seconds; kombu's default is an hour. Longer than any analysis should
     # run: a message redelivered while its job still runs finds the job's heartbeat fresh and ends.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=900)}
+    # Workers look for such messages every CELERY_RESTORE_INTERVAL seconds (one cheap Redis query;
+    # kombu's default looks about every 100 s).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=900),
+        "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
+        "unacked_restore_throttle": 1,
+    }
 # A running job whose worker wrote no progress for this long has lost its worker: the page says
 # so and an admin can re-queue it.
 CONCERTO_JOB_STALE_SECONDS = env.int("CONCERTO_JOB_STALE_SECONDS", default=60)

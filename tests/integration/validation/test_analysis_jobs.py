@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
+import uuid
 from datetime import timedelta
 from pathlib import Path
 
@@ -128,3 +131,52 @@ def test_the_redis_broker_gives_messages_of_dead_workers_back_within_minutes():
                             timeout=120)
     assert result.returncode == 0, result.stderr
     assert 0 < int(result.stdout) < 3600  # kombu's default, an hour, left a dead worker's job stuck
+
+
+def _worker(queue: str, broker: str, **env: str) -> subprocess.Popen:
+    from tests.conftest import database_url
+
+    environ = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": broker,
+               "CELERY_RESULT_BACKEND": broker, **env}
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo", "-Q", queue, "--loglevel", "warning"],
+        cwd=ROOT, env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+
+
+def _wait_for(condition, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "gave up waiting"
+        time.sleep(0.2)
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)  # committed rows: the workers read them over their own connections
+def test_a_job_whose_whole_worker_was_killed_is_finished_by_the_next_worker(workspace, banking):
+    """The worker process itself is killed (SIGKILL) mid-job; a new worker takes the job over and finishes it."""
+    from celery import Celery
+
+    broker = "redis://127.0.0.1:6379/13"
+    queue = f"test-{uuid.uuid4().hex[:8]}"
+    quick = {"CELERY_VISIBILITY_TIMEOUT": "3", "CELERY_RESTORE_INTERVAL": "1", "CONCERTO_JOB_STALE_SECONDS": "3"}
+    analysis = analysis_create(workspace=workspace, samples=BANKING_SAMPLES * 2000, version=banking, enqueue=False)
+    first = _worker(queue, broker, **quick)
+    second = None
+    try:
+        client = Celery("test-client", broker=broker, backend=broker)
+        client.send_task("orchestrator.tasks.trajectory_analysis_run", args=[analysis.pk], queue=queue)
+        _wait_for(lambda: TrajectoryAnalysis.objects.filter(pk=analysis.pk, done__gt=0).exists())
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=30)
+        stuck = TrajectoryAnalysis.objects.get(pk=analysis.pk)
+        assert stuck.status == AnalysisStatus.RUNNING and stuck.done < stuck.total
+        second = _worker(queue, broker, **quick)
+        _wait_for(lambda: TrajectoryAnalysis.objects.get(pk=analysis.pk).status == AnalysisStatus.DONE, timeout=180)
+    finally:
+        for worker in (first, second):
+            if worker is not None and worker.poll() is None:
+                worker.terminate()
+                worker.wait(timeout=30)
+    done = TrajectoryAnalysis.objects.get(pk=analysis.pk)
+    assert (done.done, done.report["count"]) == (6000, 6000)
