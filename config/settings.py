@@ -12,7 +12,7 @@ from pathlib import Path
 import environ
 from csp.constants import NONE, SELF
 
-from .secrets import local_secret_key, proxy_ssl_header
+from .env_values import local_secret_key, proxy_ssl_header
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"

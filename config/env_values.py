@@ -1,4 +1,4 @@
-"""Helpers of the settings that read secrets and security options (no Django import: settings use them)."""
+"""Values the settings make from the environment: the local secret key, the proxy SSL header (no Django)."""
 
 from __future__ import annotations
 
