@@ -18,11 +18,12 @@ install-dev: install
 
 # Sets up the embedded default (SQLite, filesystem broker), loads the banking demo and starts
 # the web server with a Celery worker at http://127.0.0.1:8000, and a demo customer site with
-# the chat widget at http://127.0.0.1:8001.
+# the chat widget at http://127.0.0.1:8001. DEBUG is off by default in the settings (a deployment
+# that forgets it shows no tracebacks); the local demo turns it on.
 demo: install graphviz
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo --cold-start
-	$(BIN)/python manage.py run_studio
+	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py run_studio
 
 # Headless Chromium comes from Debian's package, never from a test tool's download.
 browser:

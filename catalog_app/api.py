@@ -15,6 +15,7 @@ from ninja.errors import HttpError
 from pydantic import ConfigDict, Field, model_validator
 
 from catalog_app.planning import (
+    cannot_operations,
     goal_plan,
     goal_problem_pddl,
     intent_plan,
@@ -181,7 +182,8 @@ def catalogs_plan(request: HttpRequest, slug: str, payload: PlanIn) -> PlanOut:
     found = api_version(request, slug, payload.version)
     check_known(found, payload.known, "known")
     with at_field("cannot"):
-        state = PlanningState.of(known=payload.known, cannot_establish=parse_cannot(payload.cannot))
+        cannot = cannot_operations(version=found, pairs=parse_cannot(payload.cannot))
+        state = PlanningState.of(known=payload.known, cannot_establish=cannot)
         _check_cannot(found, state)
     if payload.goal is None:  # the schema lets through exactly one of intent and goal
         with at_field("intent"):

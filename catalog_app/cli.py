@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from django.core.management.base import CommandError, CommandParser
 
@@ -11,6 +12,21 @@ from catalog_app.models import CatalogVersion, Workspace
 from catalog_app.selectors import catalog_get, version_get, version_latest
 from catalog_app.services import DEFAULT_WORKSPACE
 from orchestrator.engine.errors import ConcertoError, SpecError
+
+# The exit status of a command given input it cannot use (a missing or unreadable file, a bad
+# option), as argparse exits; 1 stays for "the input was read and the answer is no".
+BAD_INPUT = 2
+
+
+def read_input(path: str, *, limit: int | None = None) -> bytes:
+    """The bytes of an input file, or a CommandError (exit 2) naming it and what went wrong."""
+    file = Path(path)
+    try:
+        if limit is not None and file.stat().st_size > limit:
+            raise CommandError(f"{path}: the file is larger than {limit:,} bytes", returncode=BAD_INPUT)
+        return file.read_bytes()
+    except OSError as exc:
+        raise CommandError(f"{path}: cannot read the file ({exc.strerror or exc})", returncode=BAD_INPUT) from None
 
 
 @contextmanager

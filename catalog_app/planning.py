@@ -38,7 +38,7 @@ def version_planner(*, version: CatalogVersion) -> Planner:
 
 
 def parse_cannot(items: Iterable[str]) -> frozenset[tuple[str, str]]:
-    """`ask:email` or `lookup_customer-m1:name` -> (operation, element) pairs."""
+    """`ask:email` or `lookup_customer-m1:name` -> (operation, element) pairs (see `cannot_operations`)."""
     pairs = set()
     for item in items:
         operation, sep, element = item.strip().partition(":")
@@ -46,6 +46,24 @@ def parse_cannot(items: Iterable[str]) -> frozenset[tuple[str, str]]:
             raise ConcertoError(f"'{item}' is not OPERATION:ELEMENT (e.g. ask:email or lookup_customer-m1:name)")
         pairs.add((operation, element))
     return frozenset(pairs)
+
+
+def cannot_operations(*, version: CatalogVersion, pairs: Iterable[tuple[str, str]]) -> frozenset[tuple[str, str]]:
+    """`pairs` with a bare skill name (`credit_check:credit_score`) read as its one mode's operation.
+
+    A skill with several modes is ambiguous: the error names the operations to choose from.
+    """
+    domain = version_planner(version=version).domain
+    resolved = set()
+    for operation, element in pairs:
+        if operation not in domain.operations and domain.operations_of(operation):
+            modes = domain.operations_of(operation)
+            if len(modes) > 1:
+                choices = ", ".join(f"{m}:{element}" for m in modes)
+                raise ConcertoError(f"skill '{operation}' has {len(modes)} modes: name one ({choices})")
+            operation = modes[0]
+        resolved.add((operation, element))
+    return frozenset(resolved)
 
 
 def _check_state(planner: Planner, state: PlanningState) -> None:

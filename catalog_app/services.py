@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -12,6 +13,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from orchestrator.engine.catalog.checks import validate_catalog
+from orchestrator.engine.catalog.endpoints import policy_refusal
 from orchestrator.engine.catalog.spec import CatalogSpec
 from orchestrator.engine.catalog.spec_io import catalog_to_data
 from orchestrator.engine.errors import Issue, SpecError
@@ -173,9 +175,23 @@ def version_check_editable(*, version: CatalogVersion) -> CatalogVersion:
 def _check_spec(spec: CatalogSpec) -> None:
     # A spec built in code has not been through parse_catalog; its references must hold
     # before they become foreign keys.
-    issues = validate_catalog(spec)
+    issues = validate_catalog(spec) + _endpoint_issues(spec)
     if issues:
         raise SpecError(issues)
+
+
+def _endpoint_issues(spec: CatalogSpec) -> list[Issue]:
+    """Skill endpoints this deployment's policy refuses, told when authored rather than at the first call.
+
+    Names are not resolved here (that is the call-time check's job, which also pins the address).
+    """
+    issues = []
+    for s, skill in enumerate(spec.skills):
+        refusal = policy_refusal(skill.endpoint, allowed_hosts=list(settings.CONCERTO_SKILL_HOSTS),
+                                 allow_private=bool(settings.CONCERTO_SKILL_ALLOW_PRIVATE))
+        if refusal:
+            issues.append(Issue(f"skills[{s}].endpoint", refusal))
+    return issues
 
 
 def _version_create(

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.http import HttpRequest, HttpResponse
+from django.core.exceptions import RequestDataTooBig
+from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import HttpError, ValidationError
 
 from catalog_app.api import router as catalog_router
 from orchestrator.engine.errors import ConcertoError, Issue, SpecError
 
-api = NinjaAPI(title="Concerto API", version="1", urls_namespace="api", docs_url="/docs")
+from .errors import DATABASE_DOWN, RETRY_AFTER_SECONDS, UNAVAILABLE, SafeParser, body_issues, too_big_detail
+
+api = NinjaAPI(title="Concerto API", version="1", urls_namespace="api", docs_url="/docs", parser=SafeParser())
 
 api.add_router("/catalogs", catalog_router)
 api.add_router("/catalogs", "orchestrator.simulation_api.router")  # /catalogs/{slug}/simulations
@@ -60,4 +63,27 @@ def _user_error(request: HttpRequest, exc: ConcertoError) -> HttpResponse:
 
 @api.exception_handler(HttpError)
 def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    issues = body_issues(exc)
+    if issues is not None:  # ninja's "cannot parse request body", caused by our parser's refusal
+        return _error(request, 422, "the request body cannot be read", issues)
     return _error(request, exc.status_code, str(exc))
+
+
+@api.exception_handler(Http404)
+def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+    return _error(request, 404, str(exc) or "not found")
+
+
+@api.exception_handler(RequestDataTooBig)
+def _too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    return _error(request, 413, too_big_detail())
+
+
+def _unavailable(request: HttpRequest, exc: Exception) -> HttpResponse:
+    response = _error(request, 503, DATABASE_DOWN)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+for _kind in UNAVAILABLE:
+    api.add_exception_handler(_kind, _unavailable)

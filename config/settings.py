@@ -6,9 +6,13 @@ Set DATABASE_URL (postgres://...), CELERY_BROKER_URL and CELERY_RESULT_BACKEND (
 to run against real services.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
+
+from .env_values import local_secret_key, proxy_ssl_header
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -17,10 +21,23 @@ env = environ.Env()
 if (BASE_DIR / ".env").is_file():
     env.read_env(BASE_DIR / ".env")
 
-SECRET_KEY = env("SECRET_KEY", default="django-insecure-concerto-dev-only-change-me")
-DEBUG = env.bool("DEBUG", default=True)
+# Off unless asked for (`make demo` asks): a forgotten variable must not publish tracebacks.
+DEBUG = env.bool("DEBUG", default=False)
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+# Without SECRET_KEY, one random key is made for this checkout and kept under var/ (shared by the
+# web server and the worker of `run_studio`). Deployments set it, the same for every process.
+SECRET_KEY = env("SECRET_KEY", default="") or local_secret_key(VAR_DIR / "secret_key")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+# --- HTTPS (all off by default: the studio starts on plain http://127.0.0.1) -------------------
+# Behind a TLS-terminating proxy set SECURE_PROXY_SSL_HEADER=HTTP_X_FORWARDED_PROTO,https so that
+# Django knows a request came over HTTPS; then the redirect, HSTS and secure cookies below.
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+SECURE_PROXY_SSL_HEADER = proxy_ssl_header(env.list("SECURE_PROXY_SSL_HEADER", default=[]))
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=False)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=False)
 
@@ -35,11 +52,15 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "ninja",  # serves the API docs' Swagger UI from static files instead of a CDN
+    "csp",
+    "axes",
     "catalog_app",
     "orchestrator",
 ]
 
 MIDDLEWARE = [
+    "config.health.HealthMiddleware",  # first: probes pass before the host check and HTTPS redirect
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -49,6 +70,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks: it turns a lockout into its answer
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -71,7 +94,6 @@ TEMPLATES = [
 ]
 
 # --- Database ---------------------------------------------------------------------------------
-VAR_DIR.mkdir(parents=True, exist_ok=True)
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
@@ -84,6 +106,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    "config.login_throttle.LoginThrottleBackend",  # first: refuses a locked-out login before checking it
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failed logins, on the studio's form and by HTTP basic auth alike: after LOGIN_FAILURE_LIMIT
+# failures for one user name from one address, that pair is refused (429) for LOGIN_LOCKOUT_MINUTES.
+# By the pair, so that a stranger cannot lock a user out from elsewhere, and one address cannot
+# try many passwords for a name.
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "config.errors.locked_out"
+AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "login"
@@ -100,6 +136,9 @@ STATIC_ROOT = VAR_DIR / "staticfiles"
 # Whitenoise warns at start-up about a missing root; collectstatic fills it.
 STATIC_ROOT.mkdir(exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Files are found where they are written, so the studio runs without `collectstatic` (the image
+# collects them anyway).
+WHITENOISE_USE_FINDERS = True
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # No manifest: templates render in tests and dev without running collectstatic first.
@@ -108,6 +147,24 @@ STORAGES = {
 
 # Catalog uploads are small; anything bigger is refused before it reaches a parser.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+
+# --- Content-Security-Policy (django-csp) -------------------------------------------------------
+# Scripts only from our own static files (htmx, the editor's script, the API docs' Swagger UI); no
+# inline script anywhere. Inline styles stay allowed: htmx injects its indicator style, and the
+# downloadable analysis report carries its own <style> so that it reads well saved as one file.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, "'unsafe-inline'"],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [SELF],
+    },
+}
 
 # --- Celery -----------------------------------------------------------------------------------
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="filesystem://")
@@ -125,9 +182,19 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "control_folder": str(_control_dir),
     }
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
-    # A message a worker took and never acknowledged (it was killed) goes back to the queue after
-    # this many seconds; the jobs are idempotent, so one that outlives it and runs twice does no harm.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
+    # A message taken by a worker that then dies (killed, not only its pool child) goes back to the
+    # queue after this many seconds; kombu's default is an hour. Longer than any analysis should
+    # run: a message redelivered while its job still runs finds the job's heartbeat fresh and ends.
+    # Workers look for such messages every CELERY_RESTORE_INTERVAL seconds (one cheap Redis query;
+    # kombu's default looks about every 100 s).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=900),
+        "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
+        "unacked_restore_throttle": 1,
+    }
+# A running job whose worker wrote no progress for this long has lost its worker: the page says
+# so and an admin can re-queue it.
+CONCERTO_JOB_STALE_SECONDS = env.int("CONCERTO_JOB_STALE_SECONDS", default=60)
 _default_results = VAR_DIR / "celery-results"
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=f"file://{_default_results}")
 if CELERY_RESULT_BACKEND.startswith("file://"):
@@ -147,6 +214,10 @@ CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 # Hosts skill endpoints may reach: names or "*.example.com"; empty means any public host. Private
 # and loopback addresses are refused (server-side request forgery) unless explicitly allowed.
 CONCERTO_SKILL_HOSTS = env.list("CONCERTO_SKILL_HOSTS", default=[])
+# Fernet keys that seal chat session state at rest (`orchestrator.session_vault`): the first
+# encrypts, all decrypt. Unset: one key derived from SECRET_KEY. Make one with
+# `python -c "from cryptography.fernet import Fernet; print(Fernet.generate_key().decode())"`.
+CONCERTO_STATE_KEYS = env.list("CONCERTO_STATE_KEYS", default=[])
 CONCERTO_SKILL_ALLOW_PRIVATE = env.bool("CONCERTO_SKILL_ALLOW_PRIVATE", default=False)
 CONCERTO_SKILL_TIMEOUT = env.float("CONCERTO_SKILL_TIMEOUT", default=10.0)  # seconds per HTTP skill call
 # Chat messages per minute, per session and per client address (session creations per address).

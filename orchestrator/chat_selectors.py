@@ -17,9 +17,9 @@ from catalog_app.selectors import version_spec
 from orchestrator.engine.errors import UnknownName
 from orchestrator.engine.runtime.explain import how_item, how_text, what, why
 from orchestrator.engine.runtime.masking import MASK, mask_data, sensitive_values
-from orchestrator.engine.runtime.session import SessionState
 
 from .models import Assistant, ChatSession, TraceKind
+from .session_vault import state_open, state_or_empty
 
 RECENT_SESSIONS = 20
 
@@ -88,7 +88,7 @@ def session_public(*, session: ChatSession) -> dict[str, Any]:
 def session_debug(*, session: ChatSession) -> dict[str, Any]:
     """Transcript and state of a session for debugging, with sensitive values masked."""
     spec = version_spec(version=session.assistant.catalog_version)
-    state = SessionState.model_validate(session.state)
+    state = state_or_empty(session.state)
     values = sensitive_values(spec, state)
     sensitive = {e.name for e in spec.elements if e.sensitive}
     memory = {
@@ -135,7 +135,7 @@ def session_explain(*, session: ChatSession, kind: ExplainKind, element: str | N
     """
     version = session.assistant.catalog_version
     spec = version_spec(version=version)
-    state = SessionState.model_validate(session.state)
+    state = state_open(session.state, session_id=session.pk)
     if kind == "what":
         body: dict[str, Any] = {"kind": "what", **what(spec, version_planner(version=version), state).as_dict()}
     else:

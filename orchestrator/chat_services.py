@@ -5,7 +5,7 @@ the new one, so two messages to one session run one after the other, each on the
 left, and a failure leaves nothing half-saved. Skill calls happen under that lock too: a slow
 skill holds up its own session (for at most the skill timeout times its attempts), no other.
 Transcripts and traces are stored with the values of sensitive elements masked; the session
-state keeps them (the runtime must send them on).
+state keeps them (the runtime must send them on), encrypted at rest (`session_vault`).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from .chat_hints import reply_with_hints
 from .chat_runtime import runtime_for
 from .chat_selectors import session_uuid
 from .models import Assistant, AssistantMode, ChatSession, Message, MessageRole, ShareAudit, TraceEvent, TraceKind
+from .session_vault import state_open, state_seal
 
 MAX_MESSAGE_CHARS = 2000
 
@@ -124,7 +125,7 @@ def _seed(session: ChatSession, turn: int) -> int:
 @transaction.atomic
 def session_create(*, assistant: Assistant) -> tuple[ChatSession, list[dict[str, Any]]]:
     """A new conversation with `assistant`, greeted; the greeting is the transcript's first line."""
-    session = ChatSession(assistant=assistant, state=SessionState().model_dump(mode="json"))
+    session = ChatSession(assistant=assistant, state=state_seal(SessionState()))
     runtime = runtime_for(assistant, seed=_seed(session, 0))
     replies = [reply_with_hints(runtime.spec, reply.as_dict()) for reply in runtime.bot.greet()]
     session.message_count = len(replies)
@@ -185,7 +186,7 @@ def message_post(*, session_id: uuid.UUID | str, text: str, client_id: str = "")
             return stored
     position = session.message_count
     runtime = runtime_for(session.assistant, seed=_seed(session, position))
-    state = SessionState.model_validate(session.state)
+    state = state_open(session.state, session_id=session.pk)
     hidden = _answer_hidden(runtime.spec, state, text)
     before = sensitive_values(runtime.spec, state)
 
@@ -199,7 +200,7 @@ def message_post(*, session_id: uuid.UUID | str, text: str, client_id: str = "")
                    text=mask_text(text, values), data={}, client_id=client_id)
     Message.objects.bulk_create([user, *_assistant_messages(session, position + 1, replies, values)])
     _record_trace(session, position, log, values)
-    session.state = state.model_dump(mode="json")
+    session.state = state_seal(state)
     session.message_count = position + 1 + len(replies)
     session.save(update_fields=["state", "message_count", "trace_count", "updated_at"])
     return replies

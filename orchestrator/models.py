@@ -43,6 +43,9 @@ class TrajectoryAnalysis(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Written by the worker with its progress: a running job without a recent one has lost its worker
+    # (`orchestrator.analysis_job_services`).
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=AnalysisStatus.choices, default=AnalysisStatus.QUEUED)
     samples = models.JSONField()
     tools = models.JSONField(null=True, blank=True)
@@ -66,6 +69,24 @@ class TrajectoryAnalysis(models.Model):
     def finished(self) -> bool:
         return self.status in (AnalysisStatus.DONE, AnalysisStatus.FAILED)
 
+    @property
+    def silent_seconds(self) -> int | None:
+        """Seconds since a running job's last sign of life; None unless it is running and gave one."""
+        from django.utils import timezone
+
+        last = self.heartbeat_at or self.started_at
+        if self.status != AnalysisStatus.RUNNING or last is None:
+            return None
+        return int((timezone.now() - last).total_seconds())
+
+    @property
+    def stalled(self) -> bool:
+        """Running, but its worker has not written for longer than CONCERTO_JOB_STALE_SECONDS (or ever)."""
+        if self.status != AnalysisStatus.RUNNING:
+            return False
+        silent = self.silent_seconds
+        return silent is None or silent > settings.CONCERTO_JOB_STALE_SECONDS
+
 
 # --- live assistants: chat sessions, transcripts, traces and the share audit (issue 3) ------------
 # Writes go through `orchestrator.chat_services`, reads through `orchestrator.chat_selectors`.
@@ -87,6 +108,9 @@ class Assistant(models.Model):
     # Publishable (it is in the page that embeds the widget), so it identifies, never authorizes.
     key = models.SlugField(max_length=64, unique=True)
     allowed_origins = models.JSONField(default=list, blank=True)  # e.g. ["https://shop.example.com"]
+    # How long a session's values (its state) are kept after its last message; then
+    # `manage.py purge_sessions` drops them (`orchestrator.session_vault`).
+    state_retention_hours = models.PositiveIntegerField(default=24, validators=[MinValueValidator(1)])
     created_at = models.DateTimeField(auto_now_add=True)
     # Publishing (issue 14): a disabled assistant answers nobody; its sessions and audit stay.
     enabled = models.BooleanField(default=True)
@@ -105,7 +129,8 @@ class ChatSession(models.Model):
     # A random UUID: the session id is all a widget needs to continue, so it must not be guessable.
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     assistant = models.ForeignKey(Assistant, on_delete=models.CASCADE, related_name="sessions")
-    # The engine's SessionState as JSON, real values included: the runtime needs them.
+    # The engine's SessionState, real values included (the runtime needs them): sealed with Fernet,
+    # `{"sealed": token}`, or `{"purged": true}` once the retention passed (`session_vault`).
     state = models.JSONField(default=dict)
     # Lines of the transcript and of the trace so far: the next positions, read under the row lock.
     message_count = models.PositiveIntegerField(default=0)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import analysis_job_views, views
 
 app_name = "orchestrator"
 
@@ -62,4 +62,9 @@ urlpatterns += [
     path("catalogs/<slug:slug>/test-chat/", studio_chat_views.chat_panel, name="test_chat"),
     path("catalogs/<slug:slug>/test-chat/messages/", studio_chat_views.chat_message, name="test_chat_message"),
     path("catalogs/<slug:slug>/test-chat/explain/", studio_chat_views.chat_explain, name="test_chat_explain"),
+]
+
+# --- analysis jobs whose worker died: re-queue (issue 10) -----------------------------------------
+urlpatterns += [
+    path("validation/analyses/<int:pk>/requeue/", analysis_job_views.analysis_requeue_view, name="analysis_requeue"),
 ]

@@ -37,6 +37,7 @@ from orchestrator.engine.errors import ConcertoError, UnknownName
 from orchestrator.engine.planning.compile import intent_goal
 from orchestrator.engine.planning.task import PlanningState
 
+from .analysis_job_services import claimable
 from .models import AnalysisStatus, TrajectoryAnalysis
 
 logger = logging.getLogger(__name__)
@@ -131,15 +132,17 @@ def analysis_create(
 
 
 def analysis_run(*, analysis_id: int) -> TrajectoryAnalysis:
-    """Run a stored batch; safe to call again (a finished one is left as it is).
+    """Run a stored batch; safe to call again (a finished one, or one whose worker is alive, is left be).
 
-    A job redelivered after its worker died starts over: the analysis is a pure function of the
-    stored input, and the report is only written, in one update, when it is complete.
+    A job redelivered after its worker died (no heartbeat for CONCERTO_JOB_STALE_SECONDS) starts
+    over: the analysis is a pure function of the stored input, and the report is only written, in
+    one update, when it is complete.
     """
+    now = timezone.now()
     claimed = (
         TrajectoryAnalysis.objects.filter(pk=analysis_id)
-        .exclude(status=AnalysisStatus.DONE)
-        .update(status=AnalysisStatus.RUNNING, started_at=timezone.now(), done=0, error="")
+        .filter(claimable(now))
+        .update(status=AnalysisStatus.RUNNING, started_at=now, heartbeat_at=now, done=0, error="")
     )
     analysis = TrajectoryAnalysis.objects.get(pk=analysis_id)
     if not claimed:
@@ -165,7 +168,8 @@ def _progress_writer(analysis_id: int):
         now = time.monotonic()
         if now - last[0] >= PROGRESS_EVERY_SECONDS or done == total:
             last[0] = now
-            TrajectoryAnalysis.objects.filter(pk=analysis_id).update(done=done)
+            # The progress is also the heartbeat that tells a live job from one whose worker died.
+            TrajectoryAnalysis.objects.filter(pk=analysis_id).update(done=done, heartbeat_at=timezone.now())
 
     return write
 

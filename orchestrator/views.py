@@ -32,6 +32,7 @@ from catalog_app.selectors import (
 from orchestrator.engine.errors import ConcertoError, UnknownName
 
 from . import chat_selectors
+from .analysis_job_services import can_requeue
 from .forms import AnalysisUploadForm, PlanCheckForm
 from .models import AnalysisStatus, TrajectoryAnalysis
 from .reports import report_context, report_html
@@ -132,7 +133,8 @@ def _upload_name(request: HttpRequest) -> str:
 @vary_on_headers("HX-Request")
 def analysis_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     analysis = _analysis(request, pk)
-    context = {"analysis": analysis, **_report_context(analysis)}
+    context = {"analysis": analysis, "can_requeue": can_requeue(analysis=analysis, user=request.user),
+               **_report_context(analysis)}
     if request.htmx:  # a poll of the progress bar
         status = STOP_POLLING if analysis.finished else 200
         return render(request, "orchestrator/analysis.html#status", context, status=status)

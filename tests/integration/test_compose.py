@@ -103,3 +103,15 @@ def test_the_dockerfile_installs_the_pinned_requirements(services):
     assert re.search(r"^FROM python:3\.11-slim", text, re.MULTILINE)
     assert re.search(r"pip install .*-r requirements/base\.txt", text)
     assert "COPY requirements/base.txt" in text
+
+
+def test_web_has_a_healthcheck_on_the_health_endpoint(services):
+    from config.health import PATH
+
+    test = " ".join(services["web"]["healthcheck"]["test"])
+    assert f"http://127.0.0.1:8000{PATH}" in test
+
+
+def test_worker_has_a_healthcheck_that_pings_it_over_the_broker(services):
+    test = " ".join(services["worker"]["healthcheck"]["test"])
+    assert "celery -A config inspect ping" in test and "celery@$$HOSTNAME" in test

@@ -5,7 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from catalog_app.cli import user_errors
+from catalog_app.cli import BAD_INPUT, read_input, user_errors
 from catalog_app.models import Workspace
 from catalog_app.services import catalog_import, workspace_get_or_create_default
 from orchestrator.engine.catalog.spec_io import Format, load_catalog
@@ -25,11 +25,9 @@ class Command(BaseCommand):
         file = Path(path)
         fmt = FORMATS.get(file.suffix.lower())
         if fmt is None:
-            raise CommandError(f"{path}: unknown file type '{file.suffix}'; use .yaml, .yml or .json")
-        try:
-            data = file.read_bytes()
-        except OSError as exc:
-            raise CommandError(f"{path}: cannot read the file ({exc.strerror})") from None
+            raise CommandError(f"{path}: unknown file type '{file.suffix}'; use .yaml, .yml or .json",
+                               returncode=BAD_INPUT)
+        data = read_input(path)
         with user_errors(path):
             spec = load_catalog(data, fmt, filename=file.name)
             version = catalog_import(workspace=_workspace(workspace), spec=spec, note=note)

@@ -1,13 +1,18 @@
 from __future__ import annotations
 
+import re
 import signal
+import socket
 import subprocess
 import sys
 from typing import Any
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.commands.runserver import naiveip_re
+
+from catalog_app.cli import BAD_INPUT
 
 
 class Command(BaseCommand):
@@ -21,6 +26,12 @@ class Command(BaseCommand):
                             help="port of the demo customer site with the chat widget (0: none)")
 
     def handle(self, *args: Any, addrport: str, no_worker: bool, widget_demo_port: int, **options: Any) -> None:
+        # Both checked before anything starts: runserver ends the process on a busy port with
+        # os._exit, which would leave the worker and the demo site running with no parent to stop them.
+        host, port = _address(addrport)
+        _check_free(host, port)
+        if widget_demo_port:
+            _check_free(host, widget_demo_port)
         children: list[subprocess.Popen] = []
         if not no_worker:
             worker = subprocess.Popen(
@@ -29,17 +40,18 @@ class Command(BaseCommand):
             )
             children.append(worker)
             self.stdout.write(f"Celery worker started (pid {worker.pid}).")
+        shown = f"[{host}]" if ":" in host else host
         if widget_demo_port:
             # A subprocess, not an import: the demo page belongs to the orchestrator app.
-            host = addrport.rpartition(":")[0] or "127.0.0.1"  # bound like the studio
+            browser_host = "127.0.0.1" if host in ("0.0.0.0", "::") else shown
             manage = str(settings.BASE_DIR / "manage.py")
             demo = subprocess.Popen([sys.executable, manage, "run_widget_demo", "--host", host,
-                                     "--port", str(widget_demo_port), "--api", f"http://{self._api(addrport)}"])
+                                     "--port", str(widget_demo_port), "--api", f"http://{browser_host}:{port}"])
             children.append(demo)
-            self.stdout.write(f"Widget demo customer site on port {widget_demo_port} (http://127.0.0.1:{widget_demo_port}/).")
-        # A plain `kill` must stop the worker too, not leave it orphaned.
+            self.stdout.write(f"Widget demo customer site at http://{browser_host}:{widget_demo_port}/.")
+        # A plain `kill` must stop the children too, not leave them orphaned.
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-        self.stdout.write(f"Studio at http://{addrport}/ (Ctrl-C stops everything).")
+        self.stdout.write(f"Studio at http://{shown}:{port}/ (Ctrl-C stops everything).")
         try:
             # No autoreloader: it would fork a second server process the worker does not know of.
             call_command("runserver", addrport, use_reloader=False)
@@ -49,8 +61,25 @@ class Command(BaseCommand):
             for child in children:
                 child.wait(timeout=20)
 
-    @staticmethod
-    def _api(addrport: str) -> str:
-        """host:port of the studio as a browser reaches it (`8000` alone, or 0.0.0.0, mean 127.0.0.1)."""
-        host, _, port = addrport.rpartition(":")
-        return f"{host if host and host != '0.0.0.0' else '127.0.0.1'}:{port}"
+
+def _address(addrport: str) -> tuple[str, int]:
+    """(host, port) from `port`, `host:port` or `[ipv6]:port`, read as runserver reads it."""
+    match = re.match(naiveip_re, addrport)
+    if match is None:
+        raise CommandError(f"'{addrport}' is not a port or an address:port (e.g. 127.0.0.1:8000)", returncode=BAD_INPUT)
+    addr, _, _, _, port = match.groups()
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise CommandError(f"'{port}' is not a port number (1-65535)", returncode=BAD_INPUT)
+    return (addr or "127.0.0.1").strip("[]"), int(port)
+
+
+def _check_free(host: str, port: int) -> None:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will bind it
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise CommandError(f"cannot serve on {host}:{port}: {exc.strerror or exc} "
+                               "(is another studio running? give another port: run_studio 127.0.0.1:8080)",
+                               returncode=BAD_INPUT) from None

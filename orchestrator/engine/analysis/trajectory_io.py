@@ -14,12 +14,12 @@ Every fault is a `DataError` naming where it is (`samples[3].output[2].arguments
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import asdict, replace
 from typing import Any
 
 from ..catalog import toolspec
+from ..catalog.documents import Unreadable, load_json, text_faults, within_depth
 from ..catalog.ontology import Ontology
 from ..catalog.spec import CatalogSpec
 from ..errors import ConcertoError, SpecError
@@ -41,24 +41,43 @@ class DataError(ConcertoError):
 
 
 def decode_json(text: str | bytes, what: str = "the file") -> Any:
-    """JSON, or JSON Lines (one value per line) when the text is not a single JSON value."""
+    """JSON, or JSON Lines (one value per line) when the text is not a single JSON value.
+
+    Text that cannot be stored (a NUL character, a lone surrogate) is refused with its path.
+    """
+    data = _decode_json(text, what)
+    for path, message in text_faults(data):
+        raise DataError(path, f"{what}: {message}")
+    return data
+
+
+def _decode_json(text: str | bytes, what: str) -> Any:
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
             raise DataError("", f"{what} is not UTF-8 text") from None
     try:
-        return json.loads(text)
-    except RecursionError:
-        raise DataError("", f"{what} nests too deeply") from None
-    except json.JSONDecodeError as whole:
+        return load_json(text)
+    except Unreadable as whole:
         lines = [line for line in text.splitlines() if line.strip()]
-        if len(lines) < 2:
-            raise DataError("", f"{what} is not JSON: {whole.msg} (line {whole.lineno})") from None
-        try:
-            return [json.loads(line) for line in lines]
-        except json.JSONDecodeError:
-            raise DataError("", f"{what} is not JSON: {whole.msg} (line {whole.lineno})") from None
+        if len(lines) < 2 or not whole.where:  # a document too deep or too long is not JSON Lines either
+            raise DataError("", _refusal(what, whole)) from None
+        records = []
+        for number, line in enumerate(lines, start=1):
+            try:
+                records.append(load_json(line))
+            except Unreadable as exc:
+                if exc.where:  # not JSON Lines: report the whole text's fault
+                    raise DataError("", _refusal(what, whole)) from None
+                raise DataError(f"line {number}", _refusal(what, exc)) from None
+        return within_depth(records)
+
+
+def _refusal(what: str, exc: Unreadable) -> str:
+    if exc.where:  # a syntax error
+        return f"{what} is not JSON: {str(exc).removeprefix('malformed JSON: ')} ({exc.where})"
+    return f"{what} cannot be read: {exc}"
 
 
 # --- tools --------------------------------------------------------------------------------------
@@ -269,9 +288,9 @@ def _maybe_json(value: Any, path: str) -> Any:
     """Some datasets store nested lists and objects as JSON strings (NESTFUL's own release does)."""
     if isinstance(value, str) and value.lstrip()[:1] in ("[", "{"):
         try:
-            return json.loads(value)
-        except json.JSONDecodeError as exc:
-            raise DataError(path, f"not JSON: {exc.msg}") from None
+            return load_json(value)
+        except Unreadable as exc:  # nested JSON in a string: a deep one must not break the parser either
+            raise DataError(path, f"not JSON: {str(exc).removeprefix('malformed JSON: ')}") from None
     return value
 
 

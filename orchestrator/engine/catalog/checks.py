@@ -6,10 +6,14 @@ import re
 from collections.abc import Iterable
 
 from ..errors import Issue
+from .documents import text_faults
+from .endpoints import endpoint_refusal
 from .spec import CatalogSpec, Element, Skill, done_ref
 
-IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]*$")
-SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+# \Z, not $: `$` also matches before a final newline, and a name ending in one would leave the
+# PDDL line it is written on.
+IDENTIFIER = re.compile(r"[a-z][a-z0-9_]*\Z")
+SLUG = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
 MAX_NAME = 64
 
 # Words PDDL or our compilation already uses: an element or skill with such a name would make
@@ -133,7 +137,9 @@ def _check_simulation(skill: Skill, elements: set[str], path: str) -> list[Issue
 
 def validate_catalog(spec: CatalogSpec) -> list[Issue]:
     """Every cross-reference fault of `spec`, in document order."""
-    issues: list[Issue] = []
+    # Text that cannot be stored (PostgreSQL refuses NUL and lone surrogates) is refused here, with
+    # its path, rather than failing at the database.
+    issues = [Issue(path, message) for path, message in text_faults(spec.model_dump(exclude_defaults=True))]
     if not SLUG.match(spec.catalog):
         issues.append(
             Issue("catalog", f"'{spec.catalog}' is not a valid slug: lowercase letters, digits, - and _")
@@ -161,6 +167,9 @@ def validate_catalog(spec: CatalogSpec) -> list[Issue]:
     for s, skill in enumerate(spec.skills):
         path = f"skills[{s}]"
         issues += check_name(skill.name, f"{path}.name")
+        refusal = endpoint_refusal(skill.endpoint)
+        if refusal:
+            issues.append(Issue(f"{path}.endpoint", refusal))
         if skill.name in elements:
             issues.append(Issue(f"{path}.name", f"'{skill.name}' is already the name of an element"))
         mode_names = [(m.name, f"{path}.modes[{k}].name") for k, m in enumerate(skill.modes) if m.name]

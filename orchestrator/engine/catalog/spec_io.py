@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from ..errors import Issue, SpecError
 from .checks import validate_catalog
+from .documents import Unreadable, load_json, load_yaml
 from .spec import CatalogSpec
 
 Format = Literal["yaml", "json"]
@@ -75,18 +76,10 @@ def decode(text: str | bytes, fmt: Format | None = None, filename: str = "") -> 
         except UnicodeDecodeError:
             raise SpecError([Issue("", "the file is not UTF-8 text")]) from None
     fmt = fmt or guess_format(text, filename)
-    if fmt == "json":
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SpecError([Issue(f"line {exc.lineno}, column {exc.colno}", f"malformed JSON: {exc.msg}")]) from None
     try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise SpecError([Issue(where, f"malformed YAML: {problem}")]) from None
+        return load_json(text) if fmt == "json" else load_yaml(text)
+    except Unreadable as exc:
+        raise SpecError([Issue(exc.where, str(exc))]) from None
 
 
 def load_catalog(text: str | bytes, fmt: Format | None = None, filename: str = "") -> CatalogSpec:

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from ..catalog.endpoints import IPAddress, address_refusal, endpoint_refusal, ip_literal, policy_refusal
 from ..catalog.spec import Skill
 from .skills import SkillResult
 
@@ -26,6 +27,10 @@ Resolver = Callable[[str], list[str]]
 
 def resolve(host: str) -> list[str]:
     return sorted({info[4][0] for info in socket.getaddrinfo(host, None)})
+
+
+class EndpointRefused(httpx.TransportError):
+    """The policy refused the endpoint; raised before any connection is opened."""
 
 
 @dataclass
@@ -42,52 +47,90 @@ class EndpointPolicy:
 
     def refusal(self, url: str) -> str | None:
         """Why `url` may not be called, or None when it may."""
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            return f"'{url}' is not an http(s) URL"
-        host = parts.hostname.lower()
-        if self.allowed_hosts and not any(_host_matches(host, pattern) for pattern in self.allowed_hosts):
-            return f"host '{host}' is not in the allowed skill hosts"
-        if self.allow_private:
-            return None
         try:
-            addresses = [ipaddress.ip_address(a) for a in self.resolver(host)]
-        except (OSError, ValueError):
-            return f"host '{host}' does not resolve"
-        for address in addresses:
-            if not address.is_global or address.is_multicast:
-                return f"host '{host}' resolves to a non-public address ({address})"
+            self.address(url)
+        except EndpointRefused as exc:
+            return str(exc)
         return None
 
+    def address(self, url: str) -> IPAddress | None:
+        """The one address a call to `url` must connect to, checked; None when any will do.
 
-def _host_matches(host: str, pattern: str) -> bool:
-    pattern = pattern.lower()
-    if pattern == "*":
-        return True
-    if pattern.startswith("*."):
-        return host.endswith(pattern[1:])
-    return host == pattern
+        Raises EndpointRefused. The address is what the connection is pinned to: resolving the
+        name again to connect would let a name with a short lifetime (DNS rebinding) pass the
+        check as public and then lead to a private address.
+        """
+        refusal = policy_refusal(url, allowed_hosts=self.allowed_hosts, allow_private=self.allow_private)
+        if refusal:
+            raise EndpointRefused(refusal)
+        if self.allow_private:
+            return None
+        host = (urlsplit(url).hostname or "").lower()
+        literal = ip_literal(host)
+        try:
+            addresses = [literal] if literal else [ipaddress.ip_address(a) for a in self.resolver(host)]
+        except (OSError, ValueError, UnicodeError):
+            raise EndpointRefused(f"host '{host}' does not resolve") from None
+        if not addresses:
+            raise EndpointRefused(f"host '{host}' does not resolve")
+        for address in addresses:
+            refusal = address_refusal(host, address)
+            if refusal:
+                raise EndpointRefused(refusal)
+        return addresses[0]
+
+
+class PinnedTransport(httpx.BaseTransport):
+    """Checks every request against the policy and connects to the address that was checked.
+
+    The URL's host becomes that address; the Host header (set from the original URL) and the
+    TLS server name (`sni_hostname`, which is also the name the certificate is verified against)
+    keep the host name, so virtual hosts and certificates work as before.
+    """
+
+    def __init__(self, policy: EndpointPolicy, inner: httpx.BaseTransport):
+        self.policy = policy
+        self.inner = inner
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        address = self.policy.address(str(request.url))
+        if address is not None:
+            host = request.url.host
+            request.url = request.url.copy_with(host=str(address))
+            request.extensions = {**request.extensions, "sni_hostname": host}
+        return self.inner.handle_request(request)
+
+    def close(self) -> None:
+        self.inner.close()
 
 
 class HttpSkills:
-    """Calls skills over HTTP; every failure becomes a SkillResult, never an exception."""
+    """Calls skills over HTTP; every failure becomes a SkillResult, never an exception.
+
+    `transport` is the one that opens connections (httpx's own by default); every request goes
+    through the policy's check and pinning first.
+    """
 
     def __init__(self, policy: EndpointPolicy, timeout: float = 10.0, attempts: int = 2,
-                 client: httpx.Client | None = None):
+                 transport: httpx.BaseTransport | None = None):
         self.policy = policy
         self.timeout = timeout
         self.attempts = max(1, attempts)
-        self.client = client or httpx.Client(timeout=httpx.Timeout(timeout, connect=min(3.0, timeout)),
-                                             follow_redirects=False)
+        pinned = PinnedTransport(policy, transport or httpx.HTTPTransport())
+        # No proxies from the environment: a proxy would resolve the name itself, unchecked.
+        self.client = httpx.Client(timeout=httpx.Timeout(timeout, connect=min(3.0, timeout)),
+                                   follow_redirects=False, transport=pinned, trust_env=False)
 
     def call(self, skill: Skill, mode: str, inputs: dict[str, str]) -> SkillResult:
-        refusal = self.policy.refusal(skill.endpoint)
+        refusal = endpoint_refusal(skill.endpoint)  # before httpx, which would only say "unsupported"
         if refusal:
             return SkillResult("error", message=refusal)
         last = "no answer"
         for attempt in range(self.attempts):
             try:
                 response = self.client.post(skill.endpoint, json={"inputs": inputs, "mode": mode})
+            except EndpointRefused as exc:
+                return SkillResult("error", message=str(exc))
             except httpx.TimeoutException:
                 last = f"{skill.name} did not answer within {self.timeout:g} s"
             except httpx.HTTPError as exc:

@@ -14,14 +14,13 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from catalog_app.cli import resolve_version, user_errors
+from catalog_app.cli import BAD_INPUT, read_input, resolve_version, user_errors
 from catalog_app.services import DEFAULT_WORKSPACE
 from orchestrator.engine.analysis.trajectories import BatchReport
 from orchestrator.engine.analysis.trajectory_io import decode_json, report_to_data
 from orchestrator.reports import report_html
 from orchestrator.validation_services import trajectories_analyze
 
-BAD_INPUT = 2
 MAX_FILE_BYTES = 50 * 1024 * 1024
 
 
@@ -90,13 +89,7 @@ def _specs(path: str) -> Any:
 
 
 def _read(path: str) -> bytes:
-    try:
-        file = Path(path)
-        if file.stat().st_size > MAX_FILE_BYTES:
-            raise CommandError(f"{path}: larger than {MAX_FILE_BYTES:,} bytes")
-        return file.read_bytes()
-    except OSError as exc:
-        raise CommandError(f"{path}: {exc.strerror or exc}") from None
+    return read_input(path, limit=MAX_FILE_BYTES)
 
 
 def _as_text(report: BatchReport, show: int) -> str:

@@ -5,7 +5,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog_app.cli import add_version_arguments, names, resolve_version, user_errors
-from catalog_app.planning import intent_plan, parse_cannot
+from catalog_app.planning import cannot_operations, intent_plan, parse_cannot
 from orchestrator.engine.planning.task import PlanningState
 
 
@@ -17,13 +17,15 @@ class Command(BaseCommand):
         parser.add_argument("--intent", required=True)
         parser.add_argument("--known", default="", help="elements already known: a,b,c")
         parser.add_argument("--cannot", default="",
-                            help="what cannot be established: ask:email,lookup_customer-m1:name")
+                            help="what cannot be established: ask:email,lookup_customer-m1:name "
+                                 "(or credit_check:credit_score for a skill with one mode)")
 
     def handle(self, *args: Any, slug: str, number: int | None, workspace: str, intent: str, known: str,
                cannot: str, **options: Any) -> None:
         version = resolve_version(slug=slug, number=number, workspace=workspace)
         with user_errors(slug):
-            state = PlanningState.of(known=names(known), cannot_establish=parse_cannot(names(cannot)))
+            cannot_establish = cannot_operations(version=version, pairs=parse_cannot(names(cannot)))
+            state = PlanningState.of(known=names(known), cannot_establish=cannot_establish)
             result = intent_plan(version=version, intent=intent, state=state)
         if not result.solved:
             raise CommandError(f"{slug}: intent {intent}: {result.message}")

@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from catalog_app.cli import add_version_arguments, names, resolve_version, user_errors
+from catalog_app.cli import BAD_INPUT, add_version_arguments, names, read_input, resolve_version, user_errors
 from orchestrator.engine.analysis.plan_validation import QUALITIES, ValidationReport
 from orchestrator.engine.catalog.spec import Goal
 from orchestrator.validation_services import plan_validate
 
-BAD_INPUT = 2
 MAX_PLAN_BYTES = 1024 * 1024
 
 
@@ -58,13 +56,7 @@ class Command(BaseCommand):
 def _read_plan(path: str) -> str:
     if path == "-":
         return sys.stdin.read(MAX_PLAN_BYTES + 1)[:MAX_PLAN_BYTES]
-    file = Path(path)
-    try:
-        if file.stat().st_size > MAX_PLAN_BYTES:
-            raise CommandError(f"{path}: the plan file is larger than {MAX_PLAN_BYTES:,} bytes")
-        return file.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise CommandError(f"{path}: {exc.strerror or exc}") from None
+    return read_input(path, limit=MAX_PLAN_BYTES).decode("utf-8", errors="replace")
 
 
 def _as_json(report: ValidationReport) -> str:

@@ -10,6 +10,7 @@ import pytest
 from orchestrator.chat_services import assistant_create
 from orchestrator.engine.runtime.masking import MASK
 from orchestrator.models import ChatSession, Message, ShareAudit, TraceEvent
+from orchestrator.session_vault import state_open
 
 from .conftest import DEMO_ORIGIN, Widget
 
@@ -84,8 +85,10 @@ def test_the_transcript_and_traces_hide_sensitive_values(loan, widget, studio_de
     stored += [str(m.data) for m in Message.objects.filter(session_id=session_id)]
     stored += [str(e.data) for e in TraceEvent.objects.filter(session_id=session_id)]
     assert not any(SSN in text or "712" in text for text in stored)
-    # The state keeps the real value: the runtime has to send it to the credit bureau.
-    assert ChatSession.objects.get(pk=session_id).state["memory"]["ssn"]["value"] == SSN
+    # The state keeps the real value (the runtime has to send it to the credit bureau), sealed at rest.
+    stored_state = ChatSession.objects.get(pk=session_id).state
+    assert SSN not in str(stored_state)
+    assert state_open(stored_state).memory["ssn"].value == SSN
 
 
 def test_the_debug_view_has_goals_plans_and_history(demo, widget, studio_debug):

@@ -15,8 +15,8 @@ from django.db import connection
 
 from orchestrator import chat_services
 from orchestrator.chat_services import message_post, session_create
-from orchestrator.engine.runtime.session import SessionState
 from orchestrator.models import ChatSession, Message
+from orchestrator.session_vault import state_open
 
 HOLD = 0.4  # seconds a turn keeps the lock, longer than the other thread needs to arrive
 LOAN, EMAIL = "I'd like to apply for a loan", "ada@example.com"
@@ -81,7 +81,7 @@ def test_two_messages_to_one_session_run_one_after_the_other(demo, spans):
     assert {first, second} == {LOAN, EMAIL}
     # Whichever came first, the second turn saw its effect: the loan goes on to the SSN.
     assert replies[second][-1]["element"] == "ssn"
-    state = SessionState.model_validate(ChatSession.objects.get(pk=session.pk).state)
+    state = state_open(ChatSession.objects.get(pk=session.pk).state)
     assert [f.intent for f in state.goals] == ["apply_loan"]
     assert state.memory["email"].value == EMAIL
     assert [h.skill for h in state.history] == ["lookup_customer"]

@@ -159,8 +159,11 @@ def test_a_slow_skill_times_out_and_the_conversation_goes_on(workspace, server, 
 
 
 def test_a_private_address_is_refused_without_a_request(workspace, server, settings, caplog):
-    settings.CONCERTO_SKILL_ALLOW_PRIVATE = False
+    # Authored while private addresses were allowed; the deployment then forbade them: the call
+    # is refused all the same (authoring refuses it too, see security/test_skill_endpoints.py).
+    settings.CONCERTO_SKILL_ALLOW_PRIVATE = True
     assistant = _assistant(workspace, "private", f"{server.url}/weather")
+    settings.CONCERTO_SKILL_ALLOW_PRIVATE = False
     chat = Chat(assistant)
     turns = chat.say("what's the weather", "Paris")
     said = " ".join(reply["text"] for reply in turns[1])
@@ -175,8 +178,8 @@ def test_a_private_address_is_refused_without_a_request(workspace, server, setti
 
 def test_a_host_outside_the_allowed_list_is_refused(workspace, server, settings, caplog):
     settings.CONCERTO_SKILL_ALLOW_PRIVATE = True
-    settings.CONCERTO_SKILL_HOSTS = ["skills.example.com"]
     assistant = _assistant(workspace, "listed", f"{server.url}/weather")
+    settings.CONCERTO_SKILL_HOSTS = ["skills.example.com"]  # narrowed after authoring
     turns = Chat(assistant).say("what's the weather", "Paris")
     said = " ".join(r["text"] for r in turns[1])
     assert "could not be reached" in said and "allowed skill hosts" not in said

@@ -126,3 +126,27 @@ def test_unified_planning_reads_the_text(banking, tmp_path):
         warnings.simplefilter("ignore")
         problem = PDDLReader().parse_problem(str(tmp_path / "d.pddl"), str(tmp_path / "p.pddl"))
     assert len(problem.actions) == 2 + sum(len(m.outcomes) for s in banking.skills for m in s.modes)
+
+
+INJECTED = "\n  (:action evil\n    :parameters ()\n    :effect (known loan_status)\n  )\n"
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r", "\r\n", "\u2028", "\x0b"])
+def test_a_line_break_in_a_title_or_description_stays_inside_its_comment(banking, newline, tmp_path):
+    from unified_planning.io import PDDLReader
+    from unified_planning.shortcuts import get_environment
+
+    injected = INJECTED.replace("\n", newline)
+    skills = (banking.skills[0].model_copy(update={"description": "Looks up" + injected}), *banking.skills[1:])
+    spec = banking.model_copy(update={"title": "Bank" + injected, "skills": skills})
+    text = domain_text(compile_catalog(spec))
+    assert all(line.lstrip().startswith(";;") for line in text.splitlines() if "evil" in line)
+    assert len(text.splitlines()) == len(domain_text(compile_catalog(banking)).splitlines())
+
+    get_environment().error_used_name = False
+    (tmp_path / "d.pddl").write_text(text)
+    (tmp_path / "p.pddl").write_text(problem_text(compile_catalog(spec), Goal(known=("loan_status",))))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        problem = PDDLReader().parse_problem(str(tmp_path / "d.pddl"), str(tmp_path / "p.pddl"))
+    assert "evil" not in {action.name for action in problem.actions}

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import httpx
 import pytest
 
 from orchestrator.engine.catalog.spec import Mode, Outcome, Skill
@@ -116,3 +118,102 @@ def test_policy_refusals(url, reason):
 def test_allowlisted_public_host_passes():
     policy = EndpointPolicy(allowed_hosts=["*.bank.example"], resolver=lambda host: ["93.184.216.34"])
     assert policy.refusal("https://skills.bank.example/score") is None
+
+
+# --- DNS rebinding: the connection goes to the address that was checked ------------------------
+
+class Rebinding:
+    """A name whose first answer is public and every later answer is the local listener."""
+
+    def __init__(self, public: str = "93.184.216.34"):
+        self.public = public
+        self.answers = 0
+
+    def __call__(self, host: str) -> list[str]:
+        self.answers += 1
+        return [self.public] if self.answers == 1 else ["127.0.0.1"]
+
+
+def test_a_rebinding_name_cannot_reach_a_local_listener(server, monkeypatch):
+    """The system resolver answers public for the check, then 127.0.0.1: nothing may reach the listener."""
+    port = int(server.rsplit(":", 1)[1])
+    rebinding = Rebinding()
+    real_getaddrinfo, real_connect = socket.getaddrinfo, socket.create_connection
+    dialled: list[str] = []
+
+    def getaddrinfo(host, *args, **kwargs):
+        if host == "rebind.test":
+            return real_getaddrinfo(rebinding("rebind.test")[0], *args, **kwargs)
+        return real_getaddrinfo(host, *args, **kwargs)
+
+    def create_connection(address, *args, **kwargs):
+        dialled.append(address[0])
+        if address[0] == rebinding.public:  # stands in for the public host, which is not reachable here
+            raise OSError("network unreachable")
+        return real_connect(address, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    monkeypatch.setattr(socket, "create_connection", create_connection)
+    before = len(RECEIVED)
+    result = HttpSkills(EndpointPolicy(), timeout=0.5).call(skill(f"http://rebind.test:{port}/ok"), "m1",
+                                                             {"email": "ssn 123-45-6789"})
+    assert len(RECEIVED) == before  # the local listener got nothing
+    assert result.status == "error"
+    assert dialled and set(dialled) == {rebinding.public}
+
+
+def test_the_pinned_request_keeps_the_host_name_for_the_host_header_and_tls():
+    seen: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json={"outcome": "found", "outputs": {"name": "Ada"}})
+
+    policy = EndpointPolicy(resolver=Rebinding())
+    client = HttpSkills(policy, transport=httpx.MockTransport(answer))
+    result = client.call(skill("https://skills.bank.example:8443/lookup"), "m1", {"email": "a@b.co"})
+    assert result.status == "ok"
+    request = seen[-1]
+    assert (request.url.host, request.url.port, request.url.path) == ("93.184.216.34", 8443, "/lookup")
+    assert request.headers["host"] == "skills.bank.example:8443"
+    assert request.extensions["sni_hostname"] == "skills.bank.example"
+
+
+def test_every_retry_is_checked_again():
+    calls: list[str] = []
+
+    def down(request: httpx.Request) -> httpx.Response:
+        calls.append(request.url.host)
+        return httpx.Response(503)
+
+    # The second answer of the name is loopback: the retry is refused, not sent there.
+    result = HttpSkills(EndpointPolicy(resolver=Rebinding()), attempts=3,
+                        transport=httpx.MockTransport(down)).call(skill("http://skills.example/x"), "m1", {})
+    assert calls == ["93.184.216.34"]
+    assert result.status == "error" and "non-public address (127.0.0.1)" in result.message
+
+
+@pytest.mark.parametrize("url", [
+    "http://[::7f00:1]/x",  # IPv4-compatible 127.0.0.1
+    "http://[64:ff9b::a00:1]/x",  # NAT64 10.0.0.1
+    "http://[::ffff:7f00:1]/x",  # IPv4-mapped
+    "http://[2002:7f00:1::]/x",  # 6to4
+    "http://2130706433/x",  # 127.0.0.1 as one number
+    "http://0x7f.1/x",
+    "http://0177.0.0.1/x",
+    "http://user:secret@skills.example/x",
+])
+def test_disguised_addresses_are_refused_even_with_private_access(url):
+    """No address in disguise passes, whatever the deployment allows, and nothing is sent."""
+    sent: list[httpx.Request] = []
+    policy = EndpointPolicy(allow_private=True, resolver=lambda host: ["93.184.216.34"])
+    client = HttpSkills(policy, transport=httpx.MockTransport(lambda r: sent.append(r) or httpx.Response(200)))
+    assert policy.refusal(url)
+    assert client.call(skill(url), "m1", {}).status == "error"
+    assert sent == []
+
+
+@pytest.mark.parametrize("answer", ["::7f00:1", "64:ff9b::a00:1"])
+def test_a_name_resolving_to_an_embedded_ipv4_address_is_refused(answer):
+    assert "an IPv4 address inside an IPv6 one" in EndpointPolicy(resolver=lambda host: [answer]).refusal(
+        "https://skills.example/x")

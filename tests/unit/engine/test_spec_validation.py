@@ -124,3 +124,37 @@ def test_not_a_mapping():
 def test_oversized_file_is_refused_before_parsing():
     with pytest.raises(SpecError, match=f"the limit is {MAX_SPEC_BYTES:,} bytes"):
         load_catalog("#" * (MAX_SPEC_BYTES + 1))
+
+
+@pytest.mark.parametrize(("endpoint", "fragment"), [
+    ("ftp://skills.example/x", "is not an http(s) URL"),
+    ("file:///etc/passwd", "is not an http(s) URL"),
+    ("http://[::7f00:1]/x", "an IPv4 address inside an IPv6 one"),
+    ("http://[64:ff9b::a00:1]/x", "an IPv4 address inside an IPv6 one"),
+    ("http://2130706433/x", "is a number"),
+    ("http://admin:pw@skills.example/x", "user name or password"),
+    ("http://skills.example:99999/x", "not a well-formed URL"),
+])
+def test_a_skill_endpoint_is_checked_when_authored(data, endpoint, fragment):
+    data["skills"][1]["endpoint"] = endpoint
+    (fault,) = faults(data)
+    assert fault.startswith("skills[1].endpoint: ") and fragment in fault
+
+
+@pytest.mark.parametrize("endpoint", ["sim:", "https://skills.bank.example/score", "http://127.0.0.1:8001/x",
+                                      "http://[::1]:8001/x", "http://10.0.0.5/x"])
+def test_plain_endpoints_pass_authoring(data, endpoint):
+    # Private addresses are the deployment's call (CONCERTO_SKILL_ALLOW_PRIVATE), checked at call time.
+    data["skills"][1]["endpoint"] = endpoint
+    parse_catalog(data)
+
+
+@pytest.mark.parametrize("where", ["elements", "skills", "intents"])
+def test_a_name_ending_in_a_newline_is_refused(data, where):
+    data[where][0]["name"] = data[where][0]["name"] + "\n"
+    assert any(f.startswith(f"{where}[0].name: ") and "is not a valid name" in f for f in faults(data))
+
+
+def test_a_catalog_slug_ending_in_a_newline_is_refused(data):
+    data["catalog"] = "banking\n"
+    assert any(f.startswith("catalog: ") for f in faults(data))

@@ -1,0 +1,86 @@
+"""A chat session's state at rest: encrypted, and dropped once the assistant's retention has passed.
+
+The state holds the real values the user gave, sensitive ones included (the runtime sends them on
+to skills), so the row stores it sealed with Fernet (AES-128-CBC with an HMAC), never in clear:
+`{"sealed": "<token>"}`. The keys come from CONCERTO_STATE_KEYS (Fernet keys, comma-separated,
+the first one encrypts, all decrypt: add a new key in front to rotate); without it, one key is
+derived from SECRET_KEY. Rows written before sealing (a plain state) are read as they are and
+sealed at their next save.
+
+After an assistant's `state_retention_hours` without a message, `sessions_purge_values` drops
+the state (`{"purged": true}`): the transcript and audit log stay (they never held values), the
+conversation cannot go on, and a message to it is refused.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from datetime import datetime, timedelta
+from typing import Any
+
+from cryptography.fernet import Fernet, InvalidToken, MultiFernet
+from django.conf import settings
+from django.db import transaction
+from django.db.models import DurationField, ExpressionWrapper, F
+from django.utils import timezone
+
+from orchestrator.engine.errors import ConcertoError
+from orchestrator.engine.runtime.session import SessionState
+
+from .models import ChatSession
+
+PURGED = {"purged": True}
+
+
+class SessionEnded(ConcertoError):
+    """The session's values were dropped (retention) or cannot be read (its key is gone)."""
+
+    def __init__(self, session_id: object):
+        super().__init__(f"the conversation {session_id} has ended and its data was removed; start a new one")
+
+
+def _vault() -> MultiFernet:
+    keys = list(settings.CONCERTO_STATE_KEYS)
+    if not keys:
+        digest = hashlib.sha256(f"concerto-session-state:{settings.SECRET_KEY}".encode()).digest()
+        keys = [base64.urlsafe_b64encode(digest).decode()]
+    return MultiFernet([Fernet(key) for key in keys])
+
+
+def state_seal(state: SessionState) -> dict[str, Any]:
+    """What the `state` column stores: the state as JSON, encrypted."""
+    return {"sealed": _vault().encrypt(state.model_dump_json().encode()).decode()}
+
+
+def state_open(stored: dict[str, Any], *, session_id: object = "") -> SessionState:
+    """The state a row stores; SessionEnded when it was purged or its key is no longer configured."""
+    if stored.get("purged"):
+        raise SessionEnded(session_id)
+    if "sealed" not in stored:
+        return SessionState.model_validate(stored)  # written before sealing
+    try:
+        return SessionState.model_validate_json(_vault().decrypt(stored["sealed"].encode()))
+    except InvalidToken:
+        raise SessionEnded(session_id) from None
+
+
+def state_or_empty(stored: dict[str, Any]) -> SessionState:
+    """The state for the inspector: an ended session shows an empty one (its transcript remains)."""
+    try:
+        return state_open(stored)
+    except SessionEnded:
+        return SessionState()
+
+
+@transaction.atomic
+def sessions_purge_values(*, now: datetime | None = None) -> int:
+    """Drop the state of every session idle for longer than its assistant's retention; how many."""
+    now = now or timezone.now()
+    idle_for = ExpressionWrapper(now - F("updated_at"), output_field=DurationField())
+    retention = ExpressionWrapper(F("assistant__state_retention_hours") * timedelta(hours=1),
+                                  output_field=DurationField())
+    expired = (ChatSession.objects.annotate(idle_for=idle_for, retention=retention)
+               .filter(idle_for__gt=F("retention")).exclude(state=PURGED))
+    # update() leaves updated_at alone: it keeps saying when the conversation last moved.
+    return ChatSession.objects.filter(pk__in=expired.values("pk")).update(state=PURGED)
