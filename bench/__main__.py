@@ -1,4 +1,4 @@
-"""`python -m bench [--only planning|validation|turns]`: the planning tables, the validation ones, chat turns.
+"""`python -m bench [--only planning|validation|turns|editor]`: planning, validation, chat turns, the editor page.
 
 Each part reads its own options (`bench/planning.py`, `bench/validation.py`); `bench/turns.py`
 runs with its defaults here (`python -m bench.turns --help` for its own).
@@ -7,11 +7,12 @@ runs with its defaults here (`python -m bench.turns --help` for its own).
 import argparse
 import sys
 
-from . import planning, turns, validation
+from . import editor, planning, turns, validation
 
 options = argparse.ArgumentParser(add_help=False)  # --help goes on to the planning part
-options.add_argument("--only", choices=("planning", "validation", "turns"))
+options.add_argument("--only", choices=("planning", "validation", "turns", "editor"))
 validation.add_arguments(options)
+editor.add_arguments(options)
 chosen, rest = options.parse_known_args()
 
 if chosen.only in (None, "planning"):
@@ -25,3 +26,7 @@ if chosen.only in (None, "turns"):  # chat turn latency through the Django servi
     if chosen.only is None:
         print()
     turns.main([])
+if chosen.only in (None, "editor"):  # the editor page on generated catalogs (`bench/editor.py`)
+    if chosen.only is None:
+        print()
+    editor.main(chosen)

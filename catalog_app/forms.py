@@ -55,6 +55,24 @@ class NamesField(forms.CharField):
         return value or ""
 
 
+class ReferenceField(forms.CharField):
+    """The name of one existing thing, found by typing: a search, not a list of every name.
+
+    A dropdown of every element in every element's form grows with the square of the catalog;
+    the editor completes the name as it is typed instead (`views.editor._hints`).
+    """
+
+    def __init__(self, **kwargs: Any):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("max_length", MAX_NAME)
+        super().__init__(**kwargs)
+        self.widget.attrs.update({"autocomplete": "off", "spellcheck": "false", "data-reference": "true",
+                                  "placeholder": "type to search"})
+
+    def to_python(self, value: Any) -> str:
+        return (super().to_python(value) or "").strip()
+
+
 class LinesField(forms.CharField):
     """One entry per line, blank lines dropped."""
 
@@ -99,8 +117,9 @@ class ElementForm(StudioForm):
     name = _name_field("Name", "Lowercase letters, digits and _, e.g. email or loan_amount.")
     description = forms.CharField(required=False, max_length=500, label="What it is, in the user's words",
                                   help_text="Shown when the assistant asks for it or explains itself.")
-    parent = forms.ChoiceField(required=False, label="Is a kind of",
-                               help_text="Place it in the type tree: a passport is a kind of document.")
+    parent = ReferenceField(label="Is a kind of",
+                            help_text="Place it in the type tree: a passport is a kind of document. "
+                                      "Leave empty for the top of the tree.")
     askable = forms.BooleanField(required=False, initial=True, label="The user can be asked for it")
     sensitive = forms.BooleanField(required=False, label="Sensitive: the user must agree before a skill receives it")
     format_kind = forms.ChoiceField(choices=FORMAT_CHOICES, required=False, label="Value format")
@@ -110,9 +129,17 @@ class ElementForm(StudioForm):
 
     def __init__(self, *args: Any, spec: CatalogSpec, current: str | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
+        self.current = current
+        self.names = {e.name for e in spec.elements}
+
+    def clean_parent(self) -> str:
+        parent = self.cleaned_data.get("parent", "")
         # An element cannot be a kind of itself; the cycles further down are the engine's to refuse.
-        names = [e.name for e in spec.elements if e.name != current]
-        self.fields["parent"].choices = [("", "Nothing: top of the tree")] + [(n, n) for n in names]
+        if parent and parent == self.current:
+            raise forms.ValidationError("An element cannot be a kind of itself.")
+        if parent and parent not in self.names:
+            raise forms.ValidationError(f"There is no element named {parent}: choose one that exists.")
+        return parent
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -23,8 +23,16 @@ from orchestrator.engine.errors import ConcertoError
 from .. import editing
 from .. import forms as studio_forms
 from ..access import page_version_context
-from .common import CHANGED, HtmxHttpRequest, readable, render_page
-from .editor_context import editor_context, preview_context
+from .common import CHANGED, HtmxHttpRequest, index_or_404, readable, render_page
+from .editor_context import (
+    EditorForms,
+    editor_context,
+    element_listing,
+    listing,
+    pddl_context,
+    preview_context,
+    preview_pending,
+)
 from .edits import EDITS, Edit, place_issues
 
 
@@ -33,18 +41,69 @@ from .edits import EDITS, Edit, place_issues
 @vary_on_headers("HX-Request")
 def editor_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     context = page_version_context(request, slug, "edit")
-    context.update(editor_context(request, context), **preview_context(context, request.GET.get("intent", "")))
+    context.update(editor_context(request, context), **preview_pending(context, request.GET.get("intent", "")))
     return render_page(request, "catalog_app/editor.html", context)
 
 
 @require_GET
 @login_required
 def preview_fragment(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """The previews beside the editor: plans, problems to fix and PDDL, for `?intent=` too."""
+    """The previews beside the editor: plans and problems to fix; `?part=domain|problem` for the PDDL texts."""
     context = page_version_context(request, slug, "edit")
-    context.update(preview_context(context, request.GET.get("intent", "")))
+    part = request.GET.get("part", "")
+    if part in ("domain", "problem"):
+        context.update(pddl_context(context, part, request.GET.get("intent", "")))
+        return render(request, "catalog_app/editor.html#pddl-text", context)
+    context.update(preview_context(context, request.GET.get("intent", ""), all_lint="lint" in request.GET))
     return render(request, "catalog_app/editor.html#preview", context)
 
+
+@require_GET
+@login_required
+def card_form(request: HtmxHttpRequest, slug: str, number: int, card: str, name: str, mode: int = 0) -> HttpResponse:
+    """The forms of one card, fetched when the analyst opens it: the page never holds them all."""
+    context = page_version_context(request, slug, "edit", number)
+    spec: schema.CatalogSpec = context["spec"]
+    if not context["version"].is_draft:
+        raise Http404("a promoted version has no forms")
+    made = EditorForms(spec, context["version"], slug)
+    if card == "element":
+        element = spec.elements[index_or_404(spec.elements, name, "element")]
+        context.update(node={"element": element, "form": made.element(element)})
+    elif card == "intent":
+        intent = spec.intents[index_or_404(spec.intents, name, "intent")]
+        context.update(intent=intent, form=made.intent(intent))
+    else:
+        skill = spec.skills[index_or_404(spec.skills, name, "skill")]
+        context["panel"] = {"skill": skill, "form": made.skill_form(skill), "new_mode": made.new_mode(skill),
+                            "modes": skill.modes}
+        if card == "mode":
+            if mode >= len(skill.modes):
+                raise Http404(f"skill '{name}' has no mode {mode + 1}")
+            context["mode"] = made.mode_panel(skill, mode)
+    return render(request, f"catalog_app/editor.html#{card}-forms", context)
+
+
+@require_GET
+@login_required
+def section_fragment(request: HtmxHttpRequest, slug: str, number: int, kind: str) -> HttpResponse:
+    """One page of a section's cards, for its search box and page links."""
+    if kind not in ("elements", "skills", "intents"):
+        raise Http404(f"no section '{kind}'")
+    context = page_version_context(request, slug, "edit", number)
+    spec: schema.CatalogSpec = context["spec"]
+    made = EditorForms(spec, context["version"], slug)
+    query, page = request.GET.get(f"{kind}_q", ""), request.GET.get(f"{kind}_page", "")
+    number_ = int(page) if page.isdigit() else 1
+    if kind == "elements":
+        context["elements"] = element_listing(spec, made, query, number_)
+    elif kind == "skills":
+        context["skills"] = found = listing("skills", list(spec.skills), query, number_)
+        found.items = [made.skill_panel(skill) for skill in found.items]
+    else:
+        context["intents"] = found = listing("intents", list(spec.intents), query, number_)
+        found.items = [(t, None) for t in found.items]
+    return render(request, f"catalog_app/editor.html#{kind}-list", context)
 
 
 @require_POST
@@ -68,7 +127,7 @@ def studio_edit(request: HtmxHttpRequest, slug: str, number: int, op: str, **tar
             messages.success(request, readable(edit.done))
             _warn_broken(request, before, after)
             return _after_edit(request, slug, number, edit.anchor)
-    context.update(editor_context(request, context, edit))
+    context.update(editor_context(request, context, edit, showing=edit.anchor))
     if request.htmx:
         return render(request, "catalog_app/editor.html#editor", context, status=422)
     context.update(preview_context(context, ""))
@@ -80,7 +139,7 @@ def _after_edit(request: HtmxHttpRequest, slug: str, number: int, anchor: str) -
     if not request.htmx:
         return redirect(f"{reverse('catalog:edit', args=[slug])}#{anchor}")
     context = page_version_context(request, slug, "edit", number)
-    context.update(editor_context(request, context))
+    context.update(editor_context(request, context, showing=anchor))
     response = render(request, "catalog_app/editor.html#editor", context)
     return trigger_client_event(response, CHANGED)
 
@@ -118,6 +177,13 @@ def _hints(edit: Edit, name: str, value: str) -> tuple[list[dict], list[str]]:
     candidates = edit.candidates.get(name)
     if candidates is None:
         return [], []
+    if isinstance(edit.form.fields[name], studio_forms.ReferenceField):  # one existing name, searched
+        text = value.strip()
+        if not text or text in candidates:
+            return [], []
+        close = did_you_mean(text, candidates)
+        hints = [{"token": text, "choices": close}] if close else []
+        return hints, [c for c in _completions(text, candidates) if c not in close]
     if not isinstance(edit.form.fields[name], studio_forms.NamesField):  # a new thing's own name
         text = value.strip()
         close = did_you_mean(text, candidates)

@@ -78,13 +78,13 @@ def _element_edit(request: HttpRequest, spec: schema.CatalogSpec, name: str | No
     if name is None:
         form = studio_forms.ElementForm(request.POST, prefix="new-element", spec=spec)
         i = len(spec.elements)
+        names = [e.name for e in spec.elements]
         return Edit(form, editing.element_added, f"elements[{i}]", "Element added.", "elements",
-                    candidates={"name": [e.name for e in spec.elements]})
+                    candidates={"name": names, "parent": names})
     i = index_or_404(spec.elements, name, "element")
     form = studio_forms.ElementForm(request.POST, prefix=f"element-{name}", spec=spec, current=name)
-    edit = Edit(form, _renaming(editing.element_updated, name), f"elements[{i}]", f"Element {name} saved.",
-                f"element-{name}")
-    return edit
+    return Edit(form, _renaming(editing.element_updated, name), f"elements[{i}]", f"Element {name} saved.",
+                f"element-{name}", candidates={"parent": [e.name for e in spec.elements if e.name != name]})
 
 
 def _renaming(change: Callable[..., schema.CatalogSpec], name: str) -> Callable[..., schema.CatalogSpec]:
