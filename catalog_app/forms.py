@@ -12,10 +12,10 @@ import re
 from typing import Any
 
 from django import forms
+from django.conf import settings
 
 from orchestrator.engine.catalog.checks import MAX_NAME
 from orchestrator.engine.catalog.spec import CatalogSpec
-from orchestrator.engine.catalog.spec_io import MAX_SPEC_BYTES
 
 from .models import MAX_COST
 
@@ -272,14 +272,16 @@ class UploadForm(StudioForm):
     """A document given as a file or pasted; one of the two."""
 
     file = forms.FileField(required=False, label="File")
-    text = forms.CharField(required=False, label="Or paste it here", max_length=MAX_SPEC_BYTES,
+    text = forms.CharField(required=False, label="Or paste it here",
                            widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         upload = data.get("file")
-        if upload is not None and upload.size > MAX_SPEC_BYTES:
-            self.add_error("file", f"The file is {upload.size:,} bytes; the limit is {MAX_SPEC_BYTES:,} bytes.")
+        limit = settings.CATALOG_MAX_BYTES
+        if upload is not None and upload.size > limit:
+            self.add_error("file", f"The file is {upload.size:,} bytes; the limit is {limit:,} bytes "
+                                   "(the CATALOG_MAX_BYTES setting).")
         elif upload is None and not (data.get("text") or "").strip():
             self.add_error("file", "Choose a file or paste the document.")
         return data

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -106,7 +107,7 @@ def catalog_import_view(request: HtmxHttpRequest) -> HttpResponse:
     if form.is_valid():
         content, filename = form.content()
         try:
-            spec = load_catalog(content, None, filename)
+            spec = load_catalog(content, None, filename, max_bytes=settings.CATALOG_MAX_BYTES)
             expected = request.POST.get("catalog", "")
             if expected and spec.catalog != expected:
                 raise SpecError([Issue("catalog", f"this file is catalog '{spec.catalog}', not '{expected}'")])

@@ -141,7 +141,8 @@ def _after_edit(request: HtmxHttpRequest, slug: str, number: int, anchor: str) -
     context = page_version_context(request, slug, "edit", number)
     context.update(editor_context(request, context, showing=anchor))
     response = render(request, "catalog_app/editor.html#editor", context)
-    return trigger_client_event(response, CHANGED)
+    # After the swap: the form that asked is gone by then, and htmx then announces it from <body>.
+    return trigger_client_event(response, CHANGED, after="settle")
 
 
 def _warn_broken(request: HttpRequest, before: schema.CatalogSpec, after: schema.CatalogSpec) -> None:

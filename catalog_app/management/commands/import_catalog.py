@@ -3,6 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog_app.cli import user_errors
@@ -31,7 +32,7 @@ class Command(BaseCommand):
         except OSError as exc:
             raise CommandError(f"{path}: cannot read the file ({exc.strerror})") from None
         with user_errors(path):
-            spec = load_catalog(data, fmt, filename=file.name)
+            spec = load_catalog(data, fmt, filename=file.name, max_bytes=settings.CATALOG_MAX_BYTES)
             version = catalog_import(workspace=_workspace(workspace), spec=spec, note=note)
         self.stdout.write(f"Imported catalog '{spec.catalog}' as version {version.number} (draft).")
 
