@@ -33,7 +33,7 @@ from .editor_context import (
     preview_context,
     preview_pending,
 )
-from .edits import EDITS, Edit, place_issues
+from .edits import EDITS, Edit, place_issues, unconfirmed_new_elements
 
 
 @require_GET
@@ -116,7 +116,8 @@ def studio_edit(request: HtmxHttpRequest, slug: str, number: int, op: str, **tar
     if not context["version"].is_draft:
         messages.error(request, f"Version {context['version'].number} is promoted and cannot change: "
                                 "create a draft from it to edit.")
-    elif edit.form.is_valid():
+    elif edit.form.is_valid() and not unconfirmed_new_elements(
+            edit, context["spec"], request.POST.get(f"{edit.form.prefix}-create_elements", "")):
         before = context["spec"]
         try:
             after = editing.version_edit(version=context["version"],
@@ -126,12 +127,19 @@ def studio_edit(request: HtmxHttpRequest, slug: str, number: int, op: str, **tar
         else:
             messages.success(request, readable(edit.done))
             _warn_broken(request, before, after)
-            return _after_edit(request, slug, number, edit.anchor)
-    context.update(editor_context(request, context, edit, showing=edit.anchor))
+            return _after_edit(request, slug, number, _saved_card(edit))
+    context.update(editor_context(request, context, edit, showing=edit.card or edit.anchor))
     if request.htmx:
         return render(request, "catalog_app/editor.html#editor", context, status=422)
     context.update(preview_context(context, ""))
     return render(request, "catalog_app/editor.html", context, status=422)
+
+
+def _saved_card(edit: Edit) -> str:
+    """The card of what was just saved, under its new name if it was added or renamed."""
+    whole = re.fullmatch(r"(elements|skills|intents)\[\d+\]", edit.where)
+    name = edit.form.cleaned_data.get("name")
+    return f"{whole.group(1)[:-1]}-{name}" if whole and name else edit.anchor
 
 
 def _after_edit(request: HtmxHttpRequest, slug: str, number: int, anchor: str) -> HttpResponse:
@@ -142,6 +150,8 @@ def _after_edit(request: HtmxHttpRequest, slug: str, number: int, anchor: str) -
     context.update(editor_context(request, context, showing=anchor))
     response = render(request, "catalog_app/editor.html#editor", context)
     # After the swap: the form that asked is gone by then, and htmx then announces it from <body>.
+    # The focus goes back to the card just saved (static/js/editor.js), not the top of the page.
+    trigger_client_event(response, "studio-focus", {"id": anchor}, after="settle")
     return trigger_client_event(response, CHANGED, after="settle")
 
 
@@ -193,9 +203,11 @@ def _hints(edit: Edit, name: str, value: str) -> tuple[list[dict], list[str]]:
             hints.append({"token": text, "choices": [normalize(text)], "existing": False})
         return hints, []
     tokens = [t for t in re.split(r"[\s,]+", value) if t]
-    hints = [{"token": t, "choices": did_you_mean(t, candidates)} for t in tokens if t not in candidates]
-    hints = [h for h in hints if h["choices"]]
     last = "" if not tokens or value[-1:] in (",", " ") else tokens[-1]
+    hints = [{"token": t, "choices": did_you_mean(t, candidates), "new": t != last}
+             for t in tokens if t not in candidates]
+    # A finished word with nothing close is said to be new; the save asks to confirm it.
+    hints = [h for h in hints if h["choices"] or h["new"]]
     offered = {c for h in hints for c in h["choices"]}
     matches = [c for c in _completions(last, candidates) if c not in tokens and c not in offered] if last else []
     return hints, matches[:8]

@@ -233,8 +233,9 @@ def editor_context(request: HttpRequest, context: dict, failed: Edit | None = No
                                made.url("skill_add")),
         "new_intent": made.form("new-intent", lambda: studio_forms.IntentForm(prefix="new-intent"),
                                 made.url("intent_add")),
-        # A delete button has no form of its own to show its refusal in: it goes on top.
+        # A delete button has no form of its own to show its refusal in: it goes in its card.
         "failed_errors": failed.form.non_field_errors() if failed and not failed.form.prefix else [],
+        "failed_anchor": failed.card if failed and not failed.form.prefix else "",
     }
 
 
