@@ -21,8 +21,9 @@
   });
 
   document.addEventListener("htmx:afterSettle", function (event) {
-    var target = event.detail.target;
-    if (!target || target.id !== "editor" || event.detail.xhr.status !== 422) return;
+    var swapped = event.detail.target;
+    if (!swapped || swapped.id !== "editor" || event.detail.xhr.status !== 422) return;
+    var target = document.getElementById("editor");  // an outerHTML swap: the new one, not the old
     focusOn(target.querySelector("[data-takes-focus]")) ||
       focusOn(target.querySelector(".has-error input, .has-error textarea, .has-error select")) ||
       focusOn(target.querySelector("[role=alert]"));

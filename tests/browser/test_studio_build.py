@@ -74,6 +74,8 @@ def test_build_a_catalog_from_nothing(live_server, page: Page, artifacts):
     expect(outputs).to_have_value("order_status, ")
     form.get_by_label("Add a failure outcome (recommended)").uncheck()
     form.get_by_role("button", name="Add skill").click()
+    # order_id is a new name: it becomes an element only when the analyst says so.
+    page.get_by_role("button", name="Create element order_id and save").click()
     plan = preview.locator("#preview-plan-track_order")
     expect(plan).to_contain_text("plan found")
     expect(plan.locator("ol.plan-lines > li")).to_have_text(["ask(order_id)", "order_status = lookup_order(order_id)"])
