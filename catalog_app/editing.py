@@ -26,6 +26,7 @@ from orchestrator.engine.catalog.spec_io import catalog_to_data, parse_catalog
 from orchestrator.engine.catalog.toolspec import Proposal, apply_proposal
 from orchestrator.engine.errors import ConcertoError, UnknownName
 
+from .history import history_record
 from .models import CatalogVersion, Role
 from .selectors import version_spec, workspace_role
 from .services import version_check_editable, version_promote, version_update
@@ -41,6 +42,10 @@ class EditRefused(ConcertoError):
     """
 
 
+class DraftChanged(ConcertoError):
+    """The draft changed after the form was opened (its revision moved on): the edit is not applied."""
+
+
 class NotAllowed(ConcertoError):
     """The user's role does not allow the action (an analyst promoting, for instance)."""
 
@@ -54,11 +59,21 @@ def edit_check(spec: CatalogSpec, change: Change) -> CatalogSpec:
 
 
 @transaction.atomic
-def version_edit(*, version: CatalogVersion, change: Change) -> CatalogSpec:
-    """Apply `change` to a draft's spec and save the result; a promoted version is refused."""
+def version_edit(*, version: CatalogVersion, change: Change, label: str = "",
+                 user: AbstractBaseUser | None = None, revision: int | None = None) -> CatalogSpec:
+    """Apply `change` to a draft's spec and save the result; a promoted version is refused.
+
+    `revision` is the draft's revision the change was made against (a form's): if the draft has
+    moved on since, `DraftChanged` is raised and nothing is saved. The edit is kept in the draft's
+    history (`history.py`) under `label`, so it can be undone.
+    """
     version = version_check_editable(version=version)
-    new = edit_check(version_spec(version=version), change)
-    version_update(version=version, spec=new)
+    if revision is not None and revision != version.revision:
+        raise DraftChanged(f"the draft changed since this form was opened (revision {revision} -> {version.revision})")
+    before = version_spec(version=version)
+    new = edit_check(before, change)
+    after = version_update(version=version, spec=new)
+    history_record(version=version, before=before, after=after, spec=new, label=label, user=user)
     return new
 
 

@@ -37,6 +37,8 @@ urlpatterns = [
          {"card": "new-mode"}, name="new_mode_form"),
     path("catalogs/<slug:slug>/v<int:number>/forms/skill/<str:name>/modes/<int:mode>/", editor.card_form,
          {"card": "mode"}, name="mode_form"),
+    path("catalogs/<slug:slug>/v<int:number>/undo/", editor.undo_view, name="undo"),
+    path("catalogs/<slug:slug>/v<int:number>/redo/", editor.undo_view, {"redo": True}, name="redo"),
     _edit("elements/add/", "element_add"),
     _edit("elements/<str:name>/", "element_update"),
     _edit("elements/<str:name>/delete/", "element_delete"),

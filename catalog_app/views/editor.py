@@ -20,7 +20,7 @@ from orchestrator.engine.catalog.lint import lint_catalog
 from orchestrator.engine.catalog.suggest import did_you_mean, normalize, search_elements
 from orchestrator.engine.errors import ConcertoError
 
-from .. import editing
+from .. import editing, history
 from .. import forms as studio_forms
 from ..access import page_version_context
 from .common import CHANGED, HtmxHttpRequest, index_or_404, readable, render_page
@@ -110,8 +110,15 @@ def section_fragment(request: HtmxHttpRequest, slug: str, number: int, kind: str
 @login_required
 def studio_edit(request: HtmxHttpRequest, slug: str, number: int, op: str, **target: Any) -> HttpResponse:
     context = page_version_context(request, slug, "edit", number)
-    edit = EDITS[op](request, context["spec"], **target)
-    if "_validate" in request.POST:
+    seen = _seen_revision(request)
+    validating = "_validate" in request.POST
+    try:
+        edit = EDITS[op](request, context["spec"], **target)
+    except Http404:
+        if validating or seen is None or seen == context["version"].revision:
+            raise
+        return _conflict(request, context, seen)  # what the form was about was renamed or deleted meanwhile
+    if validating:
         return _feedback(request, context, edit, request.POST["_validate"])
     if not context["version"].is_draft:
         messages.error(request, f"Version {context['version'].number} is promoted and cannot change: "
@@ -120,8 +127,11 @@ def studio_edit(request: HtmxHttpRequest, slug: str, number: int, op: str, **tar
             edit, context["spec"], request.POST.get(f"{edit.form.prefix}-create_elements", "")):
         before = context["spec"]
         try:
-            after = editing.version_edit(version=context["version"],
+            after = editing.version_edit(version=context["version"], label=_plain(edit.done), user=request.user,
+                                         revision=seen,
                                          change=partial(edit.change, **edit.fixed, **edit.form.spec_values()))
+        except editing.DraftChanged:
+            return _conflict(request, context, seen or 0)
         except ConcertoError as exc:
             place_issues(edit, exc.issues)
         else:
@@ -133,6 +143,55 @@ def studio_edit(request: HtmxHttpRequest, slug: str, number: int, op: str, **tar
         return render(request, "catalog_app/editor.html#editor", context, status=422)
     context.update(preview_context(context, ""))
     return render(request, "catalog_app/editor.html", context, status=422)
+
+
+@require_POST
+@login_required
+def undo_view(request: HtmxHttpRequest, slug: str, number: int, redo: bool = False) -> HttpResponse:
+    """Take back the draft's last edit (or make again the last one taken back)."""
+    context = page_version_context(request, slug, "edit", number)
+    seen = _seen_revision(request)
+    if seen is not None and seen != context["version"].revision:
+        return _conflict(request, context, seen)
+    try:
+        version, label = (history.draft_redo if redo else history.draft_undo)(version=context["version"],
+                                                                               user=request.user)
+    except ConcertoError as exc:
+        messages.error(request, readable(f"{exc}."))
+        return _after_edit(request, slug, number, "editor")
+    messages.success(request, f"{'Redone' if redo else 'Undone'}: {label or 'an edit'}")
+    return _after_edit(request, slug, version.number, "editor")
+
+
+def _seen_revision(request: HttpRequest) -> int | None:
+    """The draft's revision the submitted form was built from (None for a client that does not say)."""
+    text = request.POST.get("_revision", "")
+    return int(text) if text.isdigit() else None
+
+
+def _plain(text: str) -> str:
+    return text.replace("`", "")
+
+
+def _conflict(request: HtmxHttpRequest, context: dict, seen: int) -> HttpResponse:
+    """The draft changed since the form was opened: say what changed, keep what was typed, offer both ways on.
+
+    Nothing is saved. The analyst sees the draft as it is now, the changes made since the form was
+    built, the values they typed, and a button that submits those values again against the
+    current draft (or a reload, which drops them).
+    """
+    version = context["version"]
+    changes = history.draft_changes_since(version=version, revision=seen)
+    typed = [(key.split("-")[-1].replace("_", " "), value) for key, value in request.POST.items()
+             if key not in ("csrfmiddlewaretoken", "_revision") and not key.endswith("create_elements") and value]
+    fields = [(key, value) for key, values in request.POST.lists() for value in values
+              if key not in ("csrfmiddlewaretoken", "_revision")]
+    context.update(editor_context(request, context), conflict={
+        "changes": changes, "typed": typed, "fields": fields, "action": request.path, "seen": seen})
+    if request.htmx:
+        return render(request, "catalog_app/editor.html#editor", context, status=409)
+    context.update(preview_pending(context, ""))
+    return render(request, "catalog_app/editor.html", context, status=409)
 
 
 def _saved_card(edit: Edit) -> str:

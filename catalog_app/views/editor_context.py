@@ -18,6 +18,7 @@ from orchestrator.engine.errors import ConcertoError
 from orchestrator.engine.planning.pddl import domain_text, problem_text
 
 from .. import forms as studio_forms
+from .. import history
 from ..models import CatalogVersion
 from .common import ElementNode, element_tree, readable
 from .edits import Edit
@@ -221,7 +222,11 @@ def editor_context(request: HttpRequest, context: dict, failed: Edit | None = No
     intents = listing("intents", list(spec.intents), get.get("intents_q", ""),
                       _page_number(get.get("intents_page", "")), name if kind == "intent" else "")
     intents.items = [(t, made.intent(t) if made.failed(f"intent-{t.name}") else None) for t in intents.items]
+    version = context["version"]
+    undo_label, redo_label = history.draft_steps(version=version) if version.is_draft else ("", "")
     return {
+        "undo_label": undo_label,
+        "redo_label": redo_label,
         "elements": element_listing(spec, made, get.get("elements_q", ""), _page_number(get.get("elements_page", "")),
                                     name if kind == "element" else ""),
         "skills": skills,

@@ -22,10 +22,34 @@
 
   document.addEventListener("htmx:afterSettle", function (event) {
     var swapped = event.detail.target;
-    if (!swapped || swapped.id !== "editor" || event.detail.xhr.status !== 422) return;
+    var status = event.detail.xhr.status;
+    if (!swapped || swapped.id !== "editor" || (status !== 422 && status !== 409)) return;
     var target = document.getElementById("editor");  // an outerHTML swap: the new one, not the old
     focusOn(target.querySelector("[data-takes-focus]")) ||
       focusOn(target.querySelector(".has-error input, .has-error textarea, .has-error select")) ||
       focusOn(target.querySelector("[role=alert]"));
+  });
+
+  // Typing in one form, then saving another, would drop what was typed: a save redraws the
+  // editor. A form typed in is marked, and saving a different one asks first.
+  document.addEventListener("input", function (event) {
+    var form = event.target.closest && event.target.closest("#editor form.edit-form");
+    if (form) form.setAttribute("data-unsaved", "");
+  });
+
+  document.addEventListener("htmx:confirm", function (event) {
+    var form = event.detail.elt;
+    if (!form.matches || !form.matches("#editor form.edit-form, #editor .undo-bar form")) return;
+    var others = Array.prototype.filter.call(
+      document.querySelectorAll("#editor form.edit-form[data-unsaved]"), function (other) { return other !== form; });
+    if (!others.length) return;
+    event.preventDefault();
+    var names = others.map(function (other) {
+      var button = other.querySelector(".form-actions button[type=submit]");
+      return button ? "“" + button.textContent.trim() + "”" : "another form";
+    });
+    var question = "You have typed in a form you have not saved (" + names.join(", ") + "). " +
+      "Saving this one redraws the editor and drops what you typed there.\n\nSave this one anyway?";
+    if (window.confirm(question)) event.detail.issueRequest(true);
   });
 })();

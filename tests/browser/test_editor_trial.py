@@ -100,3 +100,30 @@ def test_the_editor_at_desktop_and_phone_width(pizza, browser: Browser, artifact
             page.goto(f"{pizza}/")
             page.screenshot(path=str(artifacts / "catalog-list-phone.png"), full_page=True)
         context.close()
+
+
+def test_saving_one_form_never_drops_what_was_typed_in_another(pizza, page: Page):
+    _editor(page, pizza)
+    form = _open(page, "Add a skill")
+    form.get_by_label("Name").fill("check_address")
+    form.get_by_label("Inputs").fill("address")
+    form.get_by_label("Outputs when it succeeds").fill("address")
+    form.get_by_role("button", name="Add skill").click()
+    skill = page.locator("#skill-check_address")
+    expect(skill).to_be_visible()
+
+    skill.locator("summary", has_text="Edit mode m1").click()
+    outcome = skill.locator(".outcome-edit").first.get_by_label("Outcome")
+    outcome.fill("delivered")  # a rename typed, not saved
+    questions: list[str] = []
+
+    def answer(dialog):
+        questions.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", answer)
+    skill.get_by_role("button", name="Save mode").click()
+    expect(outcome).to_have_value("delivered")  # still there: the analyst was asked and said no
+    assert questions and "Save outcome" in questions[0]
+    skill.locator(".outcome-edit").first.get_by_role("button", name="Save outcome").click()
+    expect(page.locator("#skill-check_address")).to_contain_text("delivered")
