@@ -12,6 +12,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from catalog_app.planning import spec_planner
+from orchestrator.engine.analysis.plan_words import cost_words, step_sentence
 from orchestrator.engine.catalog import spec as schema
 from orchestrator.engine.catalog.lint import LintItem, lint_catalog
 from orchestrator.engine.errors import ConcertoError
@@ -286,7 +287,7 @@ def preview_context(context: dict, intent: str, all_lint: bool = False) -> dict:
     lint = lint_catalog(spec)
     shown = lint if all_lint else lint[:LINT_SHOWN]
     return {
-        "plans": [(t, plans.get(t.name)) for t in spec.intents],
+        "plans": [(t, plans.get(t.name), _in_words(spec, plans.get(t.name))) for t in spec.intents],
         "plan_error": plan_error,
         "lint": [(item, _lint_anchor(spec, item), readable(item.message)) for item in shown],
         "lint_total": len(lint),
@@ -294,6 +295,13 @@ def preview_context(context: dict, intent: str, all_lint: bool = False) -> dict:
         "preview_ready": True,
         "preview_url": _preview_url(context),
     }
+
+
+def _in_words(spec: schema.CatalogSpec, result: Any) -> dict[str, Any]:
+    """A found plan's steps as sentences, and what its cost is made of."""
+    if not getattr(result, "solved", False):
+        return {}
+    return {"sentences": [step_sentence(spec, step) for step in result.steps], "cost": cost_words(result.steps)}
 
 
 def preview_pending(context: dict, intent: str) -> dict:

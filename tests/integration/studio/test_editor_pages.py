@@ -47,6 +47,10 @@ def test_the_editor_shows_the_catalog_and_fetches_forms_and_previews_when_asked(
     assert 'value="document"' in form  # its parent, in a search field rather than a list of every element
     preview = logged_in.get("/catalogs/banking/preview/?version=1", **HTMX)
     page = text(preview)
+    # Each step as a sentence, the code one click away, the cost in words.
+    assert "Ask the user for their email address" in page and "Ask consent to share ssn with credit_check" in page
+    assert "Show as code" in page
+    assert "cost 20 = 3 skill calls × 1 + 3 questions to the user × 5" in page
     assert "credit_score = credit_check(ssn)" in page
     assert "Things to check 5" in page
     assert "Output loan_id of submit_loan is used by nothing" in page
