@@ -28,7 +28,8 @@ from orchestrator.engine.errors import ConcertoError, UnknownName
 
 from .history import history_record
 from .models import CatalogVersion, Role
-from .selectors import version_spec, workspace_role
+from .promotion import promotion_refusal
+from .selectors import version_live, version_spec, workspace_role
 from .services import version_check_editable, version_promote, version_update
 
 Change = Callable[[CatalogSpec], CatalogSpec]
@@ -461,6 +462,9 @@ def version_promote_checked(*, version: CatalogVersion, user: AbstractBaseUser) 
     if workspace_role(user=user, workspace=version.catalog.workspace) != Role.ADMIN:
         raise NotAllowed("only an admin of the workspace can promote a version")
     version = version_check_editable(version=version)
+    refusal = promotion_refusal(version=version, live=version_live(catalog=version.catalog))
+    if refusal:
+        raise EditRefused(refusal)
     spec = version_spec(version=version)
     blocked = [item for item in lint_catalog(spec) if item.kind == "unreachable_intent"]
     if blocked:

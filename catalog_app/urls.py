@@ -26,6 +26,8 @@ urlpatterns = [
     path("catalogs/<slug:slug>/tools/", tools.tools_page, name="tools"),
     path("catalogs/<slug:slug>/v<int:number>/draft/", versions.version_draft_view, name="draft"),
     path("catalogs/<slug:slug>/v<int:number>/promote/", versions.version_promote_view, name="promote"),
+    path("catalogs/<slug:slug>/v<int:number>/promote/confirm/", versions.version_promote_confirm_page,
+         name="promote_confirm"),
     path("catalogs/<slug:slug>/v<int:number>/list/<str:kind>/", editor.section_fragment, name="section"),
     path("catalogs/<slug:slug>/v<int:number>/forms/element/<str:name>/", editor.card_form, {"card": "element"},
          name="element_form"),

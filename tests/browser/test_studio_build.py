@@ -98,7 +98,9 @@ def test_build_a_catalog_from_nothing(live_server, page: Page, artifacts):
 
     # Promote (an admin may), then export the promoted version.
     page.get_by_role("link", name="Versions").click()
-    page.get_by_role("button", name="Promote v1").click()
+    page.get_by_role("link", name="Promote v1").click()
+    expect(page.get_by_role("heading", name="Promote v1?")).to_be_visible()  # a summary to confirm first
+    page.get_by_role("button", name="Promote v1 now").click()
     expect(page.locator(".message-success")).to_contain_text("Version 1 is promoted")
     expect(page.locator("#version-1")).to_contain_text("Promoted")
     with page.expect_download() as download:
