@@ -90,6 +90,10 @@ def test_the_editor_at_desktop_and_phone_width(pizza, browser: Browser, artifact
         # Nothing wider than the screen: no sideways scrolling on a phone.
         overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"the editor is {overflow}px wider than a {viewport['width']}px screen"
+        if name == "desktop":  # lint and PDDL are one click away at the top of the sidebar, not below the fold
+            index = page.locator(".preview-index")
+            expect(index.get_by_role("link", name=re.compile("Things to check"))).to_be_in_viewport()
+            expect(index.get_by_role("link", name="PDDL")).to_be_in_viewport()
         if name == "phone":
             link = page.get_by_role("link", name=re.compile("plans and checks", re.I))
             expect(link).to_be_in_viewport()  # the preview is reachable from the top
