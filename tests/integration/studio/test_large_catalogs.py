@@ -87,3 +87,16 @@ def test_a_mode_form_is_fetched_with_its_outcomes(logged_in, big):
     assert 'action="/catalogs/big/v1/skills/s7/modes/0/outcomes/1/"' in html
     assert 'action="/catalogs/big/v1/skills/s7/modes/0/outcomes/add/"' in html
     assert logged_in.get("/catalogs/big/v1/forms/skill/s7/modes/9/", **HTMX).status_code == 404
+
+
+def test_the_graph_of_a_large_catalog_draws_a_neighbourhood_or_a_plan(logged_in, big):
+    whole = logged_in.get("/catalogs/big/graph/").content.decode()
+    around = logged_in.get("/catalogs/big/graph/?focus=s5").content.decode()
+    plan = logged_in.get("/catalogs/big/graph/?intent=i0").content.decode()
+    typo = logged_in.get("/catalogs/big/graph/?focus=s5x").content.decode()
+
+    assert "too big to draw whole" in whole and "<svg" not in whole
+    assert "<svg" in around and "Drawn around <code>s5</code>" in around
+    assert around.count('class="node"') < 400
+    assert "<svg" in plan and "Only the plan of <code>i0</code> is drawn" in plan
+    assert "There is no skill, element or intent named s5x. Did you mean" in typo
