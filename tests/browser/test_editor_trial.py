@@ -131,3 +131,39 @@ def test_saving_one_form_never_drops_what_was_typed_in_another(pizza, page: Page
     assert questions and "Save outcome" in questions[0]
     skill.locator(".outcome-edit").first.get_by_role("button", name="Save outcome").click()
     expect(page.locator("#skill-check_address")).to_contain_text("delivered")
+
+
+def test_the_pizza_build_has_no_silent_mistake_and_every_edit_can_be_undone(pizza, page: Page):
+    _editor(page, pizza)
+    preview = page.locator("#preview")
+    form = _open(page, "Add a skill")
+    form.get_by_label("Name").fill("place_order")
+    form.get_by_label("Inputs").fill("piza_size, adress, toppings")
+    form.get_by_label("Outputs when it succeeds").fill("order_id")
+    form.get_by_role("button", name="Add skill").click()
+    question = page.locator(".confirm-new")
+    expect(question).to_contain_text("piza_size")
+    question.get_by_role("button", name="pizza_size").click()
+    question.get_by_role("button", name="address").click()
+    form.get_by_role("button", name="Add skill").click()
+    page.get_by_role("button", name="Create elements toppings, order_id and save").click()
+    expect(page.locator("#skill-place_order")).to_contain_text("pizza_size, address, toppings")
+
+    form = _open(page, "Add an intent")
+    form.get_by_label("Name").fill("order_pizza")
+    form.get_by_label("Example utterances").fill("I want a pizza")
+    form.get_by_label("Goal: know these elements").fill("order_id")
+    form.get_by_role("button", name="Add intent").click()
+    plan = preview.locator("#preview-plan-order_pizza")
+    expect(plan).to_contain_text("plan found")
+    expect(plan.locator("ol.plan-steps > li").first).to_have_text("Ask the user for their pizza size")
+    expect(plan).to_contain_text("cost 16 = 1 skill call × 1 + 3 questions to the user × 5")
+
+    # Undo the intent, then redo it: the editor says what each takes back.
+    page.get_by_role("button", name=re.compile("^↶ Undo: Intent added")).click()
+    expect(page.locator("#intent-order_pizza")).to_have_count(0)
+    page.get_by_role("button", name=re.compile("^↷ Redo: Intent added")).click()
+    expect(page.locator("#intent-order_pizza")).to_be_visible()
+
+    names = page.locator("#elements-list code.element").all_inner_texts()
+    assert sorted(names) == ["address", "order_id", "pizza_size", "toppings"]  # no typo became an element
