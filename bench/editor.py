@@ -4,8 +4,8 @@
 
 Each catalog (`orchestrator.engine.catalog.synthetic`) is imported as a draft into a throwaway copy
 of the configured database; an admin opens the editor through Django's test client, as a browser
-would (the whole page, then the preview fragment htmx loads beside it, then one skill's edit form
-opened). Target: the editor at 1,000 skills answers in under 1 s with under 1 MB of HTML.
+would (the whole page, then the preview fragment htmx loads beside it, first and again, then one
+skill's edit form opened). Target: the editor at 1,000 skills answers in under 1 s with under 1 MB of HTML.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ class Row:
     skills: int
     page_ms: float
     page_bytes: int
-    preview_ms: float
+    preview_first_ms: float  # the first preview of this state: plans and lint worked out
+    preview_ms: float  # again (a refresh, "show all"): from the cache
     preview_bytes: int
     form_ms: float
 
@@ -61,10 +62,11 @@ def _measure(skills: int, repeat: int) -> Row:
     client.get(reverse("catalog:edit", args=[slug]))  # warm the planner cache as a first visit would
     page_ms, page_bytes = _timed(client, reverse("catalog:edit", args=[slug]), repeat)
     preview_url = f"{reverse('catalog:preview', args=[slug])}?version={version.number}"
+    preview_first_ms, _ = _timed(client, preview_url, 1)
     preview_ms, preview_bytes = _timed(client, preview_url, repeat)
     form_url = reverse("catalog:skill_form", args=[slug, version.number, spec.skills[-1].name])
     form_ms, _ = _timed(client, form_url, repeat)
-    return Row(skills, page_ms, page_bytes, preview_ms, preview_bytes, form_ms)
+    return Row(skills, page_ms, page_bytes, preview_first_ms, preview_ms, preview_bytes, form_ms)
 
 
 def run(sizes: list[int], repeat: int) -> list[Row]:
@@ -84,14 +86,16 @@ def run(sizes: list[int], repeat: int) -> list[Row]:
 
 def print_table(rows: list[Row]) -> None:
     print("Editor of a draft, generated catalogs (median of the repeats; the first visit not counted):")
-    print("| skills | editor page ms | page KiB | preview ms | preview KiB | one skill's form ms | target |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    print("| skills | editor page ms | page KiB | preview ms, first | preview ms, again | preview KiB "
+          "| one skill's form ms | target |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     for row in rows:
         target = ""
         if row.skills == TARGET_SKILLS:
             met = row.page_ms < TARGET_SECONDS * 1000 and row.page_bytes < TARGET_BYTES
             target = "met (< 1 s, < 1 MiB)" if met else "MISSED (< 1 s, < 1 MiB)"
-        print(f"| {row.skills} | {row.page_ms:.0f} | {row.page_bytes / 1024:.0f} | {row.preview_ms:.0f} "
+        print(f"| {row.skills} | {row.page_ms:.0f} | {row.page_bytes / 1024:.0f} | {row.preview_first_ms:.0f} "
+              f"| {row.preview_ms:.0f} "
               f"| {row.preview_bytes / 1024:.0f} | {row.form_ms:.0f} | {target} |", flush=True)
 
 

@@ -20,6 +20,7 @@ from orchestrator.engine.planning.pddl import domain_text, problem_text
 
 from .. import forms as studio_forms
 from .. import history
+from ..caching import Lru
 from ..models import CatalogVersion
 from .common import ElementNode, element_tree, readable
 from .edits import Edit
@@ -276,15 +277,8 @@ def preview_context(context: dict, intent: str, all_lint: bool = False) -> dict:
     (megabytes for a large catalog) are fetched when their panel is opened (`pddl_context`).
     """
     spec: schema.CatalogSpec = context["spec"]
-    plans: dict[str, Any] = {}
-    plan_error = ""
-    try:
-        planner = spec_planner(spec)
-        plans = {t.name: planner.plan(t.goal) for t in spec.intents}
-    except ConcertoError as exc:
-        plan_error = str(exc)
+    plans, plan_error, lint = _worked_out(context["version"], spec)
     intent = intent if intent in {t.name for t in spec.intents} else (spec.intents[0].name if spec.intents else "")
-    lint = lint_catalog(spec)
     shown = lint if all_lint else lint[:LINT_SHOWN]
     return {
         "plans": [(t, plans.get(t.name), _in_words(spec, plans.get(t.name))) for t in spec.intents],
@@ -295,6 +289,22 @@ def preview_context(context: dict, intent: str, all_lint: bool = False) -> dict:
         "preview_ready": True,
         "preview_url": _preview_url(context),
     }
+
+
+# Plans and lint of a version's state, by (version, revision): at thousands of skills they take
+# seconds, and every preview refresh and every "show all" would redo them.
+_previews: Lru[tuple[dict[str, Any], str, list[LintItem]]] = Lru(16)
+
+
+def _worked_out(version: CatalogVersion, spec: schema.CatalogSpec) -> tuple[dict[str, Any], str, list[LintItem]]:
+    def build() -> tuple[dict[str, Any], str, list[LintItem]]:
+        try:
+            planner = spec_planner(spec)
+            return {t.name: planner.plan(t.goal) for t in spec.intents}, "", lint_catalog(spec)
+        except ConcertoError as exc:
+            return {}, str(exc), lint_catalog(spec)
+
+    return _previews.get_or_build((version.pk, version.created_at.isoformat(), version.revision), build)
 
 
 def _in_words(spec: schema.CatalogSpec, result: Any) -> dict[str, Any]:
