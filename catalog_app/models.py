@@ -150,6 +150,8 @@ class Skill(models.Model):
     # Declared behaviour of a `sim:` skill (the engine's Simulation) as JSON text: jsonb would
     # reorder its keys, and an exported catalog must read as it was authored.
     simulation = models.TextField(blank=True)
+    # How an imported HTTP API operation is called (the engine's HttpBinding), as JSON text too.
+    http = models.TextField(blank=True)
 
     class Meta:
         ordering = ("version_id", "position")
