@@ -51,3 +51,11 @@ def test_an_analyst_refused_sees_the_studio_page_with_a_way_back(logged_in, bank
     assert response.status_code == 403 and confirm.status_code == 403
     assert "You cannot do that here" in html and "only an admin of the workspace can promote" in html.lower()
     assert '<link rel="stylesheet"' in html and 'href="/"' in html  # the studio's layout, a way back
+
+
+def test_the_editor_of_an_older_draft_says_it_cannot_be_promoted(admin_client, banking):
+    version_promote(version=version_create_draft(version=banking, user=None), user=None)
+
+    page = admin_client.get("/catalogs/banking/edit/?version=1").content.decode()
+
+    assert "This draft is older than the live version v2" in page
