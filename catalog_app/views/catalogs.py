@@ -29,6 +29,7 @@ from ..selectors import (
 )
 from ..services import catalog_create, catalog_import
 from .common import HtmxHttpRequest, element_tree, htmx_redirect, render_page
+from .editor_context import plan_in_words
 from .versions import versions_context
 
 
@@ -74,7 +75,8 @@ def version_pddl_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def version_plans_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     context = page_version_context(request, slug, "plans")
     plans = version_plans(version=context["version"])
-    context["plans"] = [(intent, plans[intent.name]) for intent in context["spec"].intents]
+    spec = context["spec"]
+    context["plans"] = [(t, plans[t.name], plan_in_words(spec, plans[t.name])) for t in spec.intents]
     return render_page(request, "catalog_app/version_plans.html", context)
 
 

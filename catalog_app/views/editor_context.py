@@ -281,7 +281,7 @@ def preview_context(context: dict, intent: str, all_lint: bool = False) -> dict:
     intent = intent if intent in {t.name for t in spec.intents} else (spec.intents[0].name if spec.intents else "")
     shown = lint if all_lint else lint[:LINT_SHOWN]
     return {
-        "plans": [(t, plans.get(t.name), _in_words(spec, plans.get(t.name))) for t in spec.intents],
+        "plans": [(t, plans.get(t.name), plan_in_words(spec, plans.get(t.name))) for t in spec.intents],
         "plan_error": plan_error,
         "lint": [(item, _lint_anchor(spec, item), readable(item.message)) for item in shown],
         "lint_total": len(lint),
@@ -307,7 +307,7 @@ def _worked_out(version: CatalogVersion, spec: schema.CatalogSpec) -> tuple[dict
     return _previews.get_or_build((version.pk, version.created_at.isoformat(), version.revision), build)
 
 
-def _in_words(spec: schema.CatalogSpec, result: Any) -> dict[str, Any]:
+def plan_in_words(spec: schema.CatalogSpec, result: Any) -> dict[str, Any]:
     """A found plan's steps as sentences, and what its cost is made of."""
     if not getattr(result, "solved", False):
         return {}

@@ -140,6 +140,8 @@ def test_plans_page_shows_each_plan(studio, banking):
     assert "check_card_status" in text and "ask(card_application_id)" in text
     html = response.content.decode()
     assert html.count('<ol class="plan-lines">') == 3
+    assert "Ask consent to share ssn with credit_check" in text  # each step in words too
+    assert "cost 20 = 3 skill calls × 1 + 3 questions to the user × 5" in text
 
 
 def test_plans_page_explains_an_unsolvable_intent(studio, workspace, banking_spec):
