@@ -24,7 +24,7 @@ from .models import CatalogVersion, DraftState
 from .selectors import version_spec
 from .services import version_check_editable, version_update
 
-HISTORY_LIMIT = 200  # states kept per draft; the oldest go first
+HISTORY_LIMIT = 100  # states kept per draft, the oldest going first: a state is the whole spec
 
 
 class NothingToUndo(ConcertoError):
@@ -94,7 +94,9 @@ def draft_steps(*, version: CatalogVersion) -> tuple[str, str]:
 
 def draft_changes_since(*, version: CatalogVersion, revision: int) -> list[str] | None:
     """What changed in the draft since a form saw it at `revision`; None when the history does not know."""
-    seen = next((s for s in version.history.all() if revision in s.revisions), None)
-    if seen is None:
+    # The states' revisions alone first: a state of a large catalog is megabytes of JSON.
+    pk = next((s.pk for s in version.history.only("pk", "revisions") if revision in s.revisions), None)
+    if pk is None:
         return None
+    seen = DraftState.objects.get(pk=pk)
     return [str(change) for change in diff_catalogs(parse_catalog(seen.spec), version_spec(version=version))]
