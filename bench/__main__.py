@@ -1,42 +1,46 @@
-"""`python -m bench [--only planning|validation|turns|simulation|learning|nestful]`: one part, or all in that order.
+"""`python -m bench [--only PART]`: every benchmark part in turn, or one of them.
 
-Each part reads its own options (`bench/planning.py`, `bench/validation.py`); `bench/turns.py`
-runs with its defaults here (`python -m bench.turns --help` for its own); `bench/nestful.py` reads
-NESTFUL from the bench's own copy and skips with a message when it cannot have it.
+Parts: planning, validation, turns, simulation, learning, nestful, editor, nlu. Each reads its own
+options (`bench/planning.py`, `bench/validation.py`, ...); `bench/turns.py` and `bench/simulation.py`
+run with their defaults here (`python -m bench.turns --help` for their own); `bench/nestful.py`
+reads NESTFUL from the bench's own copy and skips with a message when it cannot have it.
 """
 
 import argparse
 import sys
+from collections.abc import Callable
 
-from . import learning, nestful, planning, simulation, turns, validation
+from . import editor, learning, nestful, planning, simulation, turns, validation
 
-options = argparse.ArgumentParser(add_help=False)  # --help goes on to the planning part
-options.add_argument("--only", choices=("planning", "validation", "turns", "simulation", "learning", "nestful"))
-validation.add_arguments(options)
-learning.add_arguments(options)
-nestful.add_arguments(options)
-chosen, rest = options.parse_known_args()
 
-if chosen.only in (None, "planning"):
+def _planning(chosen: argparse.Namespace, rest: list[str]) -> None:
     sys.argv = [sys.argv[0], *rest]  # the planning part parses sys.argv itself
     planning.main()
-if chosen.only in (None, "validation"):
-    if chosen.only is None:
-        print()
-    validation.run(chosen)
-if chosen.only in (None, "turns"):  # chat turn latency through the Django services, default options
-    if chosen.only is None:
-        print()
-    turns.main([])
-if chosen.only in (None, "simulation"):  # simulated conversations in process and on workers, default options
-    if chosen.only is None:
-        print()
-    simulation.main([])
-if chosen.only in (None, "learning"):  # the learner against the scenarios' answer keys
-    if chosen.only is None:
-        print()
+
+
+def _learning(chosen: argparse.Namespace, rest: list[str]) -> None:
     learning.run(sorted(int(x) for x in chosen.sizes.split(",")), chosen.learning_seed, peer=not chosen.no_peer)
-if chosen.only in (None, "nestful"):
-    if chosen.only is None:
+
+
+# In the order they run when no part is chosen.
+PARTS: dict[str, Callable[[argparse.Namespace, list[str]], None]] = {
+    "planning": _planning,
+    "validation": lambda chosen, rest: validation.run(chosen),
+    "turns": lambda chosen, rest: turns.main([]),  # chat turn latency through the Django services
+    "simulation": lambda chosen, rest: simulation.main([]),  # in process and on workers
+    "learning": _learning,  # the learner against the scenarios' answer keys
+    "nestful": lambda chosen, rest: nestful.run(chosen),
+    "editor": lambda chosen, rest: editor.main(chosen),  # the editor page on generated catalogs
+}
+
+options = argparse.ArgumentParser(add_help=False)  # --help goes on to the planning part
+options.add_argument("--only", choices=tuple(PARTS))
+for part in (validation, learning, nestful, editor):
+    part.add_arguments(options)
+chosen, rest = options.parse_known_args()
+
+chosen_parts = [run for name, run in PARTS.items() if chosen.only in (None, name)]
+for number, run in enumerate(chosen_parts):
+    if number:
         print()
-    nestful.run(chosen)
+    run(chosen, rest)

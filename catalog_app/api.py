@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from ninja import Query, Router, Schema, Status
 from ninja.errors import HttpError
@@ -24,7 +25,7 @@ from catalog_app.planning import (
     version_planner,
 )
 from orchestrator.engine.catalog.spec import Goal
-from orchestrator.engine.catalog.spec_io import MAX_SPEC_BYTES, MEDIA_TYPES, Format, dump_catalog, load_catalog
+from orchestrator.engine.catalog.spec_io import MEDIA_TYPES, Format, dump_catalog, load_catalog
 from orchestrator.engine.errors import UnknownName
 from orchestrator.engine.planning.compile import intent_goal
 from orchestrator.engine.planning.planner import PlanResult, Unsolvable
@@ -130,11 +131,11 @@ def catalogs_list(request: HttpRequest) -> list[CatalogOut]:
 )
 def catalogs_import(request: HttpRequest) -> Status[ImportOut]:
     # Refused on the declared size before the body is read into memory.
-    declared = int(request.META.get("CONTENT_LENGTH") or 0)
-    if declared > MAX_SPEC_BYTES:
-        raise HttpError(413, f"the catalog is {declared:,} bytes; the limit is {MAX_SPEC_BYTES:,} bytes")
+    declared, limit = int(request.META.get("CONTENT_LENGTH") or 0), settings.CATALOG_MAX_BYTES
+    if declared > limit:
+        raise HttpError(413, f"the catalog is {declared:,} bytes; the limit is {limit:,} bytes (CATALOG_MAX_BYTES)")
     fmt: Format = "json" if request.content_type.endswith("json") else "yaml"
-    spec = load_catalog(request.body, fmt)
+    spec = load_catalog(request.body, fmt, max_bytes=limit)
     version = catalog_import(workspace=api_workspace(request), spec=spec, user=request.auth)
     return Status(201, ImportOut(slug=version.catalog.slug, version=version.number, status=version.status))
 

@@ -26,9 +26,11 @@ from orchestrator.engine.catalog.spec_io import catalog_to_data, parse_catalog
 from orchestrator.engine.catalog.toolspec import Proposal, apply_proposal
 from orchestrator.engine.errors import ConcertoError, UnknownName
 
+from .history import history_record
 from .models import CatalogVersion, Role
+from .promotion import promotion_refusal
 from .promotion_gates import gate_problems
-from .selectors import version_spec, workspace_role
+from .selectors import version_live, version_spec, workspace_role
 from .services import version_check_editable, version_promote, version_update
 
 Change = Callable[[CatalogSpec], CatalogSpec]
@@ -40,6 +42,10 @@ class EditRefused(ConcertoError):
     Its `path` is the argument of the change at fault (`name`, `inputs`), which the studio's form
     calls by the same name.
     """
+
+
+class DraftChanged(ConcertoError):
+    """The draft changed after the form was opened (its revision moved on): the edit is not applied."""
 
 
 class NotAllowed(ConcertoError):
@@ -55,11 +61,21 @@ def edit_check(spec: CatalogSpec, change: Change) -> CatalogSpec:
 
 
 @transaction.atomic
-def version_edit(*, version: CatalogVersion, change: Change) -> CatalogSpec:
-    """Apply `change` to a draft's spec and save the result; a promoted version is refused."""
+def version_edit(*, version: CatalogVersion, change: Change, label: str = "",
+                 user: AbstractBaseUser | None = None, revision: int | None = None) -> CatalogSpec:
+    """Apply `change` to a draft's spec and save the result; a promoted version is refused.
+
+    `revision` is the draft's revision the change was made against (a form's): if the draft has
+    moved on since, `DraftChanged` is raised and nothing is saved. The edit is kept in the draft's
+    history (`history.py`) under `label`, so it can be undone.
+    """
     version = version_check_editable(version=version)
-    new = edit_check(version_spec(version=version), change)
-    version_update(version=version, spec=new)
+    if revision is not None and revision != version.revision:
+        raise DraftChanged(f"the draft changed since this form was opened (revision {revision} -> {version.revision})")
+    before = version_spec(version=version)
+    new = edit_check(before, change)
+    after = version_update(version=version, spec=new)
+    history_record(version=version, before=before, after=after, spec=new, label=label, user=user)
     return new
 
 
@@ -447,6 +463,9 @@ def version_promote_checked(*, version: CatalogVersion, user: AbstractBaseUser) 
     if workspace_role(user=user, workspace=version.catalog.workspace) != Role.ADMIN:
         raise NotAllowed("only an admin of the workspace can promote a version")
     version = version_check_editable(version=version)
+    refusal = promotion_refusal(version=version, live=version_live(catalog=version.catalog))
+    if refusal:
+        raise EditRefused(refusal)
     spec = version_spec(version=version)
     blocked = [item for item in lint_catalog(spec) if item.kind == "unreachable_intent"]
     if blocked:

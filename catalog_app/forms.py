@@ -12,10 +12,10 @@ import re
 from typing import Any
 
 from django import forms
+from django.conf import settings
 
 from orchestrator.engine.catalog.checks import MAX_NAME
 from orchestrator.engine.catalog.spec import CatalogSpec
-from orchestrator.engine.catalog.spec_io import MAX_SPEC_BYTES
 
 from .models import MAX_COST
 
@@ -53,6 +53,24 @@ class NamesField(forms.CharField):
         if isinstance(value, list | tuple):
             return ", ".join(value)
         return value or ""
+
+
+class ReferenceField(forms.CharField):
+    """The name of one existing thing, found by typing: a search, not a list of every name.
+
+    A dropdown of every element in every element's form grows with the square of the catalog;
+    the editor completes the name as it is typed instead (`views.editor._hints`).
+    """
+
+    def __init__(self, **kwargs: Any):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("max_length", MAX_NAME)
+        super().__init__(**kwargs)
+        self.widget.attrs.update({"autocomplete": "off", "spellcheck": "false", "data-reference": "true",
+                                  "placeholder": "type to search"})
+
+    def to_python(self, value: Any) -> str:
+        return (super().to_python(value) or "").strip()
 
 
 class LinesField(forms.CharField):
@@ -99,8 +117,9 @@ class ElementForm(StudioForm):
     name = _name_field("Name", "Lowercase letters, digits and _, e.g. email or loan_amount.")
     description = forms.CharField(required=False, max_length=500, label="What it is, in the user's words",
                                   help_text="Shown when the assistant asks for it or explains itself.")
-    parent = forms.ChoiceField(required=False, label="Is a kind of",
-                               help_text="Place it in the type tree: a passport is a kind of document.")
+    parent = ReferenceField(label="Is a kind of",
+                            help_text="Place it in the type tree: a passport is a kind of document. "
+                                      "Leave empty for the top of the tree.")
     askable = forms.BooleanField(required=False, initial=True, label="The user can be asked for it")
     sensitive = forms.BooleanField(required=False, label="Sensitive: the user must agree before a skill receives it")
     format_kind = forms.ChoiceField(choices=FORMAT_CHOICES, required=False, label="Value format")
@@ -110,9 +129,17 @@ class ElementForm(StudioForm):
 
     def __init__(self, *args: Any, spec: CatalogSpec, current: str | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
+        self.current = current
+        self.names = {e.name for e in spec.elements}
+
+    def clean_parent(self) -> str:
+        parent = self.cleaned_data.get("parent", "")
         # An element cannot be a kind of itself; the cycles further down are the engine's to refuse.
-        names = [e.name for e in spec.elements if e.name != current]
-        self.fields["parent"].choices = [("", "Nothing: top of the tree")] + [(n, n) for n in names]
+        if parent and parent == self.current:
+            raise forms.ValidationError("An element cannot be a kind of itself.")
+        if parent and parent not in self.names:
+            raise forms.ValidationError(f"There is no element named {parent}: choose one that exists.")
+        return parent
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -245,14 +272,16 @@ class UploadForm(StudioForm):
     """A document given as a file or pasted; one of the two."""
 
     file = forms.FileField(required=False, label="File")
-    text = forms.CharField(required=False, label="Or paste it here", max_length=MAX_SPEC_BYTES,
+    text = forms.CharField(required=False, label="Or paste it here",
                            widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         upload = data.get("file")
-        if upload is not None and upload.size > MAX_SPEC_BYTES:
-            self.add_error("file", f"The file is {upload.size:,} bytes; the limit is {MAX_SPEC_BYTES:,} bytes.")
+        limit = settings.CATALOG_MAX_BYTES
+        if upload is not None and upload.size > limit:
+            self.add_error("file", f"The file is {upload.size:,} bytes; the limit is {limit:,} bytes "
+                                   "(the CATALOG_MAX_BYTES setting).")
         elif upload is None and not (data.get("text") or "").strip():
             self.add_error("file", "Choose a file or paste the document.")
         return data

@@ -150,6 +150,8 @@ class Skill(models.Model):
     # Declared behaviour of a `sim:` skill (the engine's Simulation) as JSON text: jsonb would
     # reorder its keys, and an exported catalog must read as it was authored.
     simulation = models.TextField(blank=True)
+    # How an imported HTTP API operation is called (the engine's HttpBinding), as JSON text too.
+    http = models.TextField(blank=True)
 
     class Meta:
         ordering = ("version_id", "position")
@@ -236,3 +238,34 @@ class Intent(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+# --- draft history (undo, redo, what changed meanwhile) -------------------------------------------
+
+
+class DraftState(models.Model):
+    """One state of a draft's spec in its editing history: the undo and redo steps of the editor.
+
+    `seq` orders the states; the current one is the state whose `revision` is the draft's own
+    revision (an undo writes an older spec again, under a new revision, and moves that revision
+    onto the older state). A form remembers the revision it was built from, so a save on a draft
+    changed meanwhile can say what changed since (`history.draft_changes_since`).
+    """
+
+    version = models.ForeignKey(CatalogVersion, on_delete=models.CASCADE, related_name="history")
+    seq = models.PositiveIntegerField()
+    revision = models.PositiveIntegerField(null=True, blank=True)  # None: not current (undone or redone past)
+    spec = models.JSONField()
+    label = models.CharField(max_length=300, blank=True)  # what the edit that made this state did
+    # Revisions this state has been current under: a form built at any of them has seen it.
+    revisions = models.JSONField(default=list, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("version_id", "seq")
+        constraints = (models.UniqueConstraint(fields=["version", "seq"], name="draftstate_unique_seq"),)
+
+    def __str__(self) -> str:
+        return f"{self.version} state {self.seq}"

@@ -142,6 +142,7 @@ def _skill_spec(row: Skill) -> schema.Skill:
         cost=row.cost,
         preview=row.preview,
         simulation=schema.Simulation.model_validate_json(row.simulation) if row.simulation else None,
+        http=schema.HttpBinding.model_validate_json(row.http) if row.http else None,
         modes=tuple(_mode_spec(m) for m in row.modes.all()),
     )
 

@@ -240,6 +240,7 @@ def _rows_create(version: CatalogVersion, spec: CatalogSpec) -> None:
             cost=s.cost,
             preview=s.preview,
             simulation=s.simulation.model_dump_json(exclude_defaults=True) if s.simulation else "",
+            http=s.http.model_dump_json(exclude_defaults=True) if s.http else "",
         )
         for i, s in enumerate(spec.skills)
     ]

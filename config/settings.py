@@ -145,8 +145,12 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 
-# Catalog uploads are small; anything bigger is refused before it reaches a parser.
-DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+# The largest catalog file accepted (upload, paste, API, import_catalog), in bytes. A public tool
+# catalog of 4,000 tools is about 1.6 MB of YAML; the default leaves room for five times that.
+CATALOG_MAX_BYTES = env.int("CATALOG_MAX_BYTES", default=8 * 1024 * 1024)
+# Anything bigger than a catalog (pasted, so form-encoded: up to 3 bytes a character) is refused
+# before it reaches a parser.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 3 * CATALOG_MAX_BYTES + 64 * 1024
 
 # --- Content-Security-Policy (django-csp) -------------------------------------------------------
 # Scripts only from our own static files (htmx, the editor's script, the API docs' Swagger UI); no

@@ -7,6 +7,8 @@ the HTTP client is kept here, one per policy.
 
 from __future__ import annotations
 
+import os
+import re
 import threading
 from dataclasses import dataclass
 
@@ -15,6 +17,7 @@ from django.conf import settings
 from catalog_app.planning import version_planner
 from catalog_app.selectors import version_spec
 from orchestrator.engine.catalog.spec import CatalogSpec
+from orchestrator.engine.runtime.http_adapter import HttpApiSkills
 from orchestrator.engine.runtime.s3 import S3Orchestrator
 from orchestrator.engine.runtime.skill_http import EndpointPolicy, HttpSkills
 from orchestrator.engine.runtime.skills import Invokers, SimulatedSkills
@@ -38,6 +41,27 @@ def http_skills() -> HttpSkills:
         return client
 
 
+_api: dict[tuple, HttpApiSkills] = {}
+
+
+def skill_secret(name: str) -> str | None:
+    """A credential of imported API skills, set by an admin as the environment variable
+    CONCERTO_SECRET_<NAME> (`billing-key` -> CONCERTO_SECRET_BILLING_KEY); the spec names it only."""
+    return os.environ.get("CONCERTO_SECRET_" + re.sub(r"[^A-Za-z0-9]", "_", name).upper()) or None
+
+
+def http_api_skills() -> HttpApiSkills:
+    """The caller of skills bound to an HTTP API operation, under the same SSRF policy as `http_skills`."""
+    key = (tuple(settings.CONCERTO_SKILL_HOSTS), bool(settings.CONCERTO_SKILL_ALLOW_PRIVATE),
+           float(settings.CONCERTO_SKILL_TIMEOUT))
+    with _lock:
+        client = _api.get(key)
+        if client is None:
+            policy = EndpointPolicy(allowed_hosts=list(key[0]), allow_private=key[1])
+            client = _api[key] = HttpApiSkills(policy, skill_secret, timeout=key[2])
+        return client
+
+
 @dataclass
 class Runtime:
     spec: CatalogSpec
@@ -53,6 +77,6 @@ def runtime_for(assistant: Assistant, *, seed: int) -> Runtime:
     """
     spec = version_spec(version=assistant.catalog_version)  # both cached per version content
     planner = version_planner(version=assistant.catalog_version)
-    invoker = Invokers(SimulatedSkills(spec, seed=seed), http_skills())
+    invoker = Invokers(SimulatedSkills(spec, seed=seed), http_skills(), http_api_skills())
     kind = S3Orchestrator if assistant.mode == AssistantMode.S3 else PlannerOrchestrator
     return Runtime(spec=spec, bot=kind(spec, planner, invoker))

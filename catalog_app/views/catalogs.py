@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -28,6 +29,7 @@ from ..selectors import (
 )
 from ..services import catalog_create, catalog_import
 from .common import HtmxHttpRequest, element_tree, htmx_redirect, render_page
+from .editor_context import plan_in_words
 from .versions import versions_context
 
 
@@ -73,7 +75,8 @@ def version_pddl_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def version_plans_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     context = page_version_context(request, slug, "plans")
     plans = version_plans(version=context["version"])
-    context["plans"] = [(intent, plans[intent.name]) for intent in context["spec"].intents]
+    spec = context["spec"]
+    context["plans"] = [(t, plans[t.name], plan_in_words(spec, plans[t.name])) for t in spec.intents]
     return render_page(request, "catalog_app/version_plans.html", context)
 
 
@@ -106,7 +109,7 @@ def catalog_import_view(request: HtmxHttpRequest) -> HttpResponse:
     if form.is_valid():
         content, filename = form.content()
         try:
-            spec = load_catalog(content, None, filename)
+            spec = load_catalog(content, None, filename, max_bytes=settings.CATALOG_MAX_BYTES)
             expected = request.POST.get("catalog", "")
             if expected and spec.catalog != expected:
                 raise SpecError([Issue("catalog", f"this file is catalog '{spec.catalog}', not '{expected}'")])

@@ -27,10 +27,6 @@ from ..selectors import (
 CHANGED = "catalog-changed"  # the htmx event that tells the previews to refresh
 
 
-
-CHANGED = "catalog-changed"  # the htmx event that tells the previews to refresh
-
-
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
@@ -40,6 +36,15 @@ class ElementNode:
     element: schema.Element
     children: list[ElementNode] = field(default_factory=list)
     form: forms.Form | None = None
+    depth: int = 0  # in a flat list of the tree (the editor's pages): how far down the tree it is
+
+    @property
+    def name(self) -> str:  # a node is found, searched and paged by its element's name
+        return self.element.name
+
+    @property
+    def description(self) -> str:
+        return self.element.description
 
 # --- helpers --------------------------------------------------------------------------------------
 

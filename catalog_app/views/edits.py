@@ -10,6 +10,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from orchestrator.engine.catalog import spec as schema
+from orchestrator.engine.catalog.suggest import did_you_mean
 from orchestrator.engine.errors import Issue
 
 from .. import editing
@@ -28,6 +29,7 @@ class Edit:
     anchor: str  # where the thing lives on the page
     fixed: dict[str, Any] = field(default_factory=dict)  # arguments that come from the URL, not the form
     candidates: dict[str, list[str]] = field(default_factory=dict)  # names the pickers offer, per field
+    card: str = ""  # the card a form-less edit (a delete) is about, to show its refusal in
 
 
 # Spec paths (indexes dropped) -> the form field that sets them.
@@ -74,17 +76,46 @@ def field_for(edit: Edit, issue: Issue) -> str | None:
 
 
 
+NAME_FIELDS = ("inputs", "outputs")  # a new name typed here would become a new element
+
+
+def unconfirmed_new_elements(edit: Edit, spec: schema.CatalogSpec, confirmed: str) -> list[dict[str, Any]]:
+    """Names typed into inputs or outputs that are not elements and were not confirmed as new ones.
+
+    A typo (`adress`) would otherwise become an element of its own, silently: each new name is
+    put to the analyst first, with the existing names close to it. The list is also set on the
+    form (`new_names`) and each field holding such a name gets an error, so the page shows both.
+    """
+    have = [e.name for e in spec.elements]
+    known, agreed = set(have), set(re.split(r"[\s,]+", confirmed))
+    found: list[dict[str, Any]] = []
+    form = edit.form
+    for field_name in NAME_FIELDS:
+        if field_name not in form.fields:
+            continue
+        new = [n for n in form.cleaned_data.get(field_name, ()) if n not in known and n not in agreed]
+        if not new:
+            continue
+        found += [{"name": n, "close": did_you_mean(n, have), "input_id": form[field_name].auto_id} for n in new]
+        listed = ", ".join(f"`{n}`" for n in new)
+        form.add_error(field_name, readable(f"Not an element yet: {listed}. Correct it, or confirm below "
+                                            "that it is a new element."))
+    form.new_names = found  # type: ignore[attr-defined]
+    form.new_names_value = " ".join(item["name"] for item in found)  # type: ignore[attr-defined]
+    return found
+
+
 def _element_edit(request: HttpRequest, spec: schema.CatalogSpec, name: str | None = None) -> Edit:
     if name is None:
         form = studio_forms.ElementForm(request.POST, prefix="new-element", spec=spec)
         i = len(spec.elements)
+        names = [e.name for e in spec.elements]
         return Edit(form, editing.element_added, f"elements[{i}]", "Element added.", "elements",
-                    candidates={"name": [e.name for e in spec.elements]})
+                    candidates={"name": names, "parent": names})
     i = index_or_404(spec.elements, name, "element")
     form = studio_forms.ElementForm(request.POST, prefix=f"element-{name}", spec=spec, current=name)
-    edit = Edit(form, _renaming(editing.element_updated, name), f"elements[{i}]", f"Element {name} saved.",
-                f"element-{name}")
-    return edit
+    return Edit(form, _renaming(editing.element_updated, name), f"elements[{i}]", f"Element {name} saved.",
+                f"element-{name}", candidates={"parent": [e.name for e in spec.elements if e.name != name]})
 
 
 def _renaming(change: Callable[..., schema.CatalogSpec], name: str) -> Callable[..., schema.CatalogSpec]:
@@ -164,9 +195,13 @@ class _NoFields(studio_forms.StudioForm):
 
 
 def _delete(change: Callable[..., schema.CatalogSpec], what: str, anchor: str) -> Callable[..., Edit]:
+    """A delete; a refusal is shown in the card it is about (`element-ssn`), after a success the section."""
+
     def build(request: HttpRequest, spec: schema.CatalogSpec, **target: Any) -> Edit:
         described = " ".join(str(v) for v in target.values())
-        return Edit(_NoFields(request.POST), change, "", f"{what} {described} deleted.", anchor, fixed=target)
+        card = f"skill-{target['skill']}" if "skill" in target else f"{anchor[:-1]}-{target.get('name', '')}"
+        return Edit(_NoFields(request.POST), change, "", f"{what} {described} deleted.", anchor, fixed=target,
+                    card=card)
 
     return build
 

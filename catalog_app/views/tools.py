@@ -51,7 +51,8 @@ def _tools_add(request: HtmxHttpRequest, context: dict) -> HttpResponse:
         replace = {name: existing for name, existing in chosen.items() if existing}
         change = partial(editing.tools_added, proposal=proposal, skills=request.POST.getlist("skills"),
                          replace=replace)
-        editing.version_edit(version=context["version"], change=change)
+        editing.version_edit(version=context["version"], change=change, label="Skills imported from tool specs",
+                             user=request.user)
     except ConcertoError as exc:
         context.update(issues=exc.issues, document=text)
     else:

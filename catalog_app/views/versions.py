@@ -18,6 +18,7 @@ from orchestrator.engine.errors import ConcertoError, UnknownName
 from .. import editing
 from .. import forms as studio_forms
 from ..access import page_version_context
+from ..promotion import promotion_refusal, promotion_summary
 from ..selectors import (
     version_get,
     version_spec,
@@ -40,6 +41,7 @@ def versions_context(request: HttpRequest, slug: str) -> dict:
     context.update(
         is_admin=is_admin(request, context["catalog"]),
         import_form=studio_forms.UploadForm(prefix="import"),
+        older_than_live={v.pk for v in versions if promotion_refusal(version=v, live=context["live"])},
         diff_form=studio_forms.DiffForm(initial={
             "old": versions[1].number if len(versions) > 1 else versions[0].number, "new": versions[0].number}),
     )
@@ -75,6 +77,19 @@ def version_draft_view(request: HtmxHttpRequest, slug: str, number: int) -> Http
     draft = version_create_draft(version=context["version"], user=request.user)
     messages.success(request, f"Version {draft.number} is a new draft with the content of version {number}.")
     return htmx_redirect(request, reverse("catalog:edit", args=[slug]))
+
+
+@require_GET
+@login_required
+def version_promote_confirm_page(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
+    """Before promoting: what changes from the live version, which plans change, what is wrong."""
+    context = page_version_context(request, slug, "versions", number)
+    if not is_admin(request, context["catalog"]):
+        raise PermissionDenied("only an admin of the workspace can promote a version")
+    if not context["version"].is_draft:
+        raise Http404(f"version {number} is not a draft")
+    context["summary"] = promotion_summary(version=context["version"])
+    return render_page(request, "catalog_app/promote.html", context)
 
 
 @require_POST

@@ -3,6 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog_app.cli import BAD_INPUT, read_input, user_errors
@@ -29,7 +30,7 @@ class Command(BaseCommand):
                                returncode=BAD_INPUT)
         data = read_input(path)
         with user_errors(path):
-            spec = load_catalog(data, fmt, filename=file.name)
+            spec = load_catalog(data, fmt, filename=file.name, max_bytes=settings.CATALOG_MAX_BYTES)
             version = catalog_import(workspace=_workspace(workspace), spec=spec, note=note)
         self.stdout.write(f"Imported catalog '{spec.catalog}' as version {version.number} (draft).")
 

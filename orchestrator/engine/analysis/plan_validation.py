@@ -73,11 +73,23 @@ class ValidationReport:
     unsolvable: str = ""  # why no plan reaches the goal, when none does
 
     @property
+    def empty(self) -> bool:
+        """No line read as a step: there is no plan to call sound, whatever the goal."""
+        return not self.parsed.steps
+
+    @property
     def edits(self) -> int:
         return sum(line.op != " " for line in self.diff)
 
     @property
     def summary(self) -> str:
+        if self.empty:
+            total = len(self.parsed.lines)
+            if not total:
+                return "no plan to judge: the text is empty"
+            first = self.parsed.warnings[0]
+            return (f"no plan to judge: none of the {total} line{'s' if total != 1 else ''} is a step "
+                    f"(line {first.number}: {first.warning})")
         if not self.sound:
             first = self.failures[0]
             count = len(self.failures)
@@ -99,6 +111,7 @@ class ValidationReport:
         return {
             "quality": self.quality,
             "determination": self.determination,
+            "empty": self.empty,
             "sound": self.sound,
             "valid": self.valid,
             "optimal": self.optimal,
@@ -168,7 +181,8 @@ class _Judge:
             for i, unmet in failed
         )
         cost = _cost(actions)
-        sound = not failures
+        # An empty or wholly unreadable plan is its own verdict: it is not "sound" by having no step.
+        sound = bool(actions) and not failures
         unreached = tuple(self.unreached(facts))
         valid = sound and not unreached
         optimal = valid and self.best.solved and cost <= self.best.cost
@@ -212,7 +226,11 @@ class _Judge:
 
     def repair(self, actions: list[GroundAction], quality: Quality, given: list[str]) -> list[GroundAction] | None:
         if quality == "sound":
-            return self.sound_repair(actions)
+            repaired = self.sound_repair(actions)
+            if repaired or not self.best.solved:
+                return repaired
+            # Nothing of the plan runs: a plan of no steps is no plan, so the planner's own is the fix.
+            return [self.ground(step) for step in self.best.steps]
         if not self.best.solved:
             return None
         ours = self.valid_repair(actions) if quality == "valid" else self.optimal_repair(actions)

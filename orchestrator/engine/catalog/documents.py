@@ -39,9 +39,13 @@ def load_json(text: str) -> Any:
     return within_depth(data)
 
 
+# libyaml's C loader reads a large catalog several times faster than the pure-Python one.
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def load_yaml(text: str) -> Any:
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_YAML_LOADER)  # noqa: S506 - a safe loader, C or Python
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""

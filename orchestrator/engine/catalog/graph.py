@@ -122,6 +122,41 @@ def catalog_graph(spec: CatalogSpec, highlight: Highlight | None = None) -> Cata
     return CatalogGraph(tuple(nodes), tuple(edges), highlight is not None)
 
 
+def graph_part(graph: CatalogGraph, keep: Iterable[str]) -> CatalogGraph:
+    """The nodes named by `keep` (ids) and the edges between them."""
+    kept = set(keep)
+    nodes = tuple(n for n in graph.nodes if n.id in kept)
+    edges = tuple(e for e in graph.edges if e.source in kept and e.target in kept)
+    return CatalogGraph(nodes, edges, graph.highlighted)
+
+
+def neighbourhood(graph: CatalogGraph, centre: str, limit: int = MAX_NODES) -> CatalogGraph:
+    """A node and what it is directly connected to, then the next ring while it fits in `limit` nodes.
+
+    How a large catalog is drawn: all of it is too big to read, one skill with what it takes and
+    gives (and who else takes or gives those) is not.
+    """
+    around: dict[str, set[str]] = {}
+    for edge in graph.edges:
+        around.setdefault(edge.source, set()).add(edge.target)
+        around.setdefault(edge.target, set()).add(edge.source)
+    kept, ring = {centre}, {centre}
+    while ring:
+        following = {n for node in ring for n in around.get(node, ())} - kept
+        if len(kept) + len(following) > limit:
+            break
+        kept |= following
+        ring = following
+        if len(kept) > limit // 4:  # two or three rings are enough to see a node's place
+            break
+    return graph_part(graph, kept)
+
+
+def plan_part(graph: CatalogGraph) -> CatalogGraph:
+    """Only what the highlighted plan touches, and its intent."""
+    return graph_part(graph, (n.id for n in graph.nodes if n.highlighted))
+
+
 def _skill_edges(spec: CatalogSpec, lit: Highlight) -> list[Edge]:
     edges = []
     for skill in spec.skills:

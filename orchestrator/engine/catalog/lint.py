@@ -2,7 +2,7 @@
 
 Validation (`validation.py`) refuses a catalog that cannot be compiled; lint looks at one that
 can, and points at intents no plan can reach, elements nothing can establish, outputs nobody
-uses, skills no intent needs, sensitive values flowing to skills, and modes without a failure
+uses, elements nothing names, skills no intent needs, sensitive values flowing to skills, and modes without a failure
 path. Each item carries the spec path of the thing to fix (`skills[2].modes[0]`), so a page
 can link to it.
 
@@ -120,6 +120,7 @@ def lint_catalog(spec: CatalogSpec) -> list[LintItem]:
         + _unreachable_skills(catalog)
         + _single_outcome_modes(catalog)
         + _unused_outputs(catalog)
+        + _unused_elements(catalog)
         + _sensitive_flows(catalog)
     )
     return sorted(items, key=lambda item: SEVERITY_ORDER[item.severity])
@@ -253,6 +254,22 @@ def _unused_outputs(catalog: _Catalog) -> list[LintItem]:
                         f"skills[{s}].modes[{m}].outcomes[{o}].outputs[{j}]", name,
                     ))
     return items
+
+
+def _unused_elements(catalog: _Catalog) -> list[LintItem]:
+    """Elements nothing names: left behind by a deleted skill, or a typo that became an element."""
+    spec = catalog.spec
+    named = {x for skill in spec.skills for mode in skill.modes for x in mode.inputs}
+    named |= {x for skill in spec.skills for mode in skill.modes for o in mode.outcomes for x in o.outputs}
+    named |= {x for intent in spec.intents for x in intent.goal.known}
+    named |= {e.parent for e in spec.elements if e.parent}
+    return [
+        LintItem("unused_element", "info",
+                 f"Element `{e.name}` is used by nothing: no skill, intent or other element names it. "
+                 "Delete it if it is left over or a typo.", f"elements[{i}]", e.name)
+        for i, e in enumerate(spec.elements)
+        if e.name not in named and e.parent is None
+    ]
 
 
 def _sensitive_flows(catalog: _Catalog) -> list[LintItem]:

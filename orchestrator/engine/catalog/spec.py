@@ -65,6 +65,44 @@ class Simulation(_Strict):
     explanation: dict[str, float] | None = None  # feature weights returned with the outputs
 
 
+class HttpParam(_Strict):
+    """Where one input of an HTTP skill goes in the request: a path segment, a query parameter, a JSON field."""
+
+    element: str  # the skill's input element that gives the value
+    name: str  # the parameter's name in the request
+    location: Literal["path", "query", "body"] = "body"
+
+
+class HttpOutput(_Strict):
+    """Which field of the JSON answer an output element is read from (`a.b` for a nested one)."""
+
+    element: str
+    field: str
+
+
+class HttpStatus(_Strict):
+    """The outcome an HTTP status means: `200`, or a class such as `2xx` or `4xx`."""
+
+    status: str = Field(pattern=r"^[1-5]([0-9]{2}|xx)$")
+    outcome: str
+
+
+class HttpBinding(_Strict):
+    """How an HTTP API's operation is called for a skill: its method, where each input goes, what the
+    answer means. The skill's endpoint is the operation's URL, `{name}` marking path parameters.
+
+    Without a binding, an HTTP skill speaks Concerto's own contract (`runtime/skill_http.py`).
+    """
+
+    method: Literal["get", "put", "post", "delete", "patch", "head", "options", "trace"] = "post"
+    params: tuple[HttpParam, ...] = ()
+    outputs: tuple[HttpOutput, ...] = ()
+    statuses: tuple[HttpStatus, ...] = ()  # the first that matches wins
+    secret: str | None = None  # the name of the credential an admin set; never its value
+    auth_header: str = "Authorization"
+    auth_scheme: str = "Bearer"  # "" to send the secret as it is (an API key header)
+
+
 class Skill(_Strict):
     name: str
     description: str = ""
@@ -74,6 +112,7 @@ class Skill(_Strict):
     preview: str | None = None
     modes: tuple[Mode, ...] = Field(min_length=1)
     simulation: Simulation | None = None
+    http: HttpBinding | None = None
 
     def mode_names(self) -> list[str]:
         """Mode names with defaults filled in: explicit names, else m1, m2, ..."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-import yaml
 from pydantic import ValidationError
 
 from ..errors import Issue, SpecError
@@ -15,7 +14,9 @@ from .spec import CatalogSpec
 
 Format = Literal["yaml", "json"]
 MEDIA_TYPES: dict[str, str] = {"yaml": "application/yaml", "json": "application/json"}
-MAX_SPEC_BYTES = 1024 * 1024
+# The default size limit of a catalog file; a deployment sets its own (Django's CATALOG_MAX_BYTES).
+# A real tool catalog of 4,000 tools is about 1.6 MB of YAML.
+MAX_SPEC_BYTES = 8 * 1024 * 1024
 
 
 def _path(loc: tuple[int | str, ...]) -> str:
@@ -63,13 +64,11 @@ def guess_format(text: str, filename: str = "") -> Format:
     return "yaml"
 
 
-def decode(text: str | bytes, fmt: Format | None = None, filename: str = "") -> Any:
+def decode(text: str | bytes, fmt: Format | None = None, filename: str = "", max_bytes: int = MAX_SPEC_BYTES) -> Any:
     """Raw data from YAML or JSON text, with size and syntax errors as SpecError."""
     size = len(text.encode() if isinstance(text, str) else text)
-    if size > MAX_SPEC_BYTES:
-        raise SpecError(
-            [Issue("", f"the file is {size:,} bytes; the limit is {MAX_SPEC_BYTES:,} bytes")]
-        )
+    if size > max_bytes:
+        raise SpecError([Issue("", f"the file is {size:,} bytes; the limit is {max_bytes:,} bytes")])
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -82,8 +81,10 @@ def decode(text: str | bytes, fmt: Format | None = None, filename: str = "") -> 
         raise SpecError([Issue(exc.where, str(exc))]) from None
 
 
-def load_catalog(text: str | bytes, fmt: Format | None = None, filename: str = "") -> CatalogSpec:
-    return parse_catalog(decode(text, fmt, filename))
+def load_catalog(
+    text: str | bytes, fmt: Format | None = None, filename: str = "", max_bytes: int = MAX_SPEC_BYTES
+) -> CatalogSpec:
+    return parse_catalog(decode(text, fmt, filename, max_bytes))
 
 
 def catalog_to_data(spec: CatalogSpec) -> dict[str, Any]:

@@ -17,12 +17,12 @@ JSON-schema object, a mapping of name to schema (or to a type name), or a list o
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
 
 from ..errors import Issue, SpecError
 from .checks import MAX_NAME, check_name, duplicates
-from .spec import CatalogSpec, Element, Mode, Outcome, Skill
+from .spec import CatalogSpec, Element, HttpBinding, HttpOutput, HttpParam, HttpStatus, Mode, Outcome, Skill
 from .spec_io import decode
 from .suggest import did_you_mean, normalize
 
@@ -47,6 +47,7 @@ class ToolParam:
     # Dotted paths of the fields inside an object (or inside a list's items), as far as the schema
     # spells them out: `author` (a list of objects) has `id` and `name`.
     fields: tuple[str, ...] = ()
+    location: str = ""  # an OpenAPI operation's: path, query or body; "" for a function spec
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,8 @@ class ToolSpec:
     outputs: tuple[ToolParam, ...] = ()
     source: str = ""  # where it came from: `GET /customers/{id}`, `tools[3]`
     requirements_known: bool = False  # the document said which inputs are required
+    method: str = ""  # an OpenAPI operation's HTTP method; "" for a function spec
+    url: str = ""  # its server's URL and path (`https://api.example.com/pets/{petId}`)
 
     def required_inputs(self) -> tuple[ToolParam, ...]:
         """The inputs a call cannot do without: the required ones when the document says, else all."""
@@ -221,6 +224,9 @@ def parse_openapi(data: Any) -> list[ToolSpec]:
     if not isinstance(paths, Mapping) or not paths:
         raise SpecError([Issue("paths", "the document has no paths, so there are no operations to import")])
     refs = _Refs(data)
+    servers = data.get("servers")
+    first = servers[0] if isinstance(servers, list) and servers and isinstance(servers[0], Mapping) else {}
+    server = str(first.get("url") or "").rstrip("/")
     issues: list[Issue] = []
     tools: list[ToolSpec] = []
     places: list[str] = []
@@ -232,7 +238,7 @@ def parse_openapi(data: Any) -> list[ToolSpec]:
         shared = item.get("parameters") or []
         for method in HTTP_METHODS:
             if method in item:
-                tool = _operation(refs, route, method, item[method], shared, f"{where}.{method}", issues)
+                tool = _operation(refs, route, method, item[method], shared, f"{where}.{method}", issues, server)
                 if tool is not None:
                     tools.append(tool)
                     places.append(f"{where}.{method}.operationId")
@@ -267,7 +273,7 @@ class _Refs:
 
 
 def _operation(
-    refs: _Refs, route: str, method: str, op: Any, shared: Any, path: str, issues: list[Issue]
+    refs: _Refs, route: str, method: str, op: Any, shared: Any, path: str, issues: list[Issue], server: str = ""
 ) -> ToolSpec | None:
     if not isinstance(op, Mapping):
         issues.append(Issue(path, "an operation must be a mapping"))
@@ -277,7 +283,8 @@ def _operation(
     inputs = _operation_inputs(refs, op, shared, path, issues)
     outputs = _operation_outputs(refs, op, path, issues)
     source = f"{method.upper()} {route}"
-    return ToolSpec(str(name), description, tuple(inputs), tuple(outputs), source, requirements_known=True)
+    return ToolSpec(str(name), description, tuple(inputs), tuple(outputs), source, requirements_known=True,
+                    method=method, url=f"{server}{route}")
 
 
 def _operation_inputs(
@@ -295,12 +302,12 @@ def _operation_inputs(
         schema = refs.resolve(param.get("schema") or {}, f"{path}.parameters[{j}].schema", issues) or {}
         merged = {**schema, "description": param.get("description") or schema.get("description", "")}
         required = bool(param.get("required")) or param.get("in") == "path"
-        params[param["name"]] = _param(param["name"], merged, required)
+        params[param["name"]] = replace(_param(param["name"], merged, required), location=str(param.get("in")))
     body = refs.resolve(op.get("requestBody"), f"{path}.requestBody", issues)
     if isinstance(body, Mapping):
         schema = _json_schema(refs, body.get("content"), f"{path}.requestBody.content", issues)
         for param in _properties(refs, schema, f"{path}.requestBody", issues, required_all=False):
-            params.setdefault(param.name, param)
+            params.setdefault(param.name, replace(param, location="body"))
     return list(params.values())
 
 
@@ -406,13 +413,14 @@ def propose(tools: Sequence[ToolSpec], spec: CatalogSpec | None = None) -> Propo
     params: dict[str, ToolParam] = {}
     names: dict[str, str] = {}
     for tool in tools:
-        for param in (*tool.required_inputs(), *tool.outputs):
+        # Optional inputs too: dropped, an API's options (a filter, a page size) could never be sent.
+        for param in (*tool.inputs, *tool.outputs):
             name = names.get(param.name) or element_name(param.name)
             if name in taken_skills:  # an element may not share a name with a skill
                 name = f"{name}_value"
             names[param.name] = name
             params.setdefault(name, param)
-    inputs_anywhere = {names[p.name] for t in tools for p in t.required_inputs()}
+    inputs_anywhere = {names[p.name] for t in tools for p in t.inputs}
     new = [n for n in params if n not in existing]
     elements = tuple(
         Element(name=n, description=params[n].description, sensitive=params[n].sensitive,
@@ -441,20 +449,40 @@ def _skills(
             continue
         taken.add(name)
         required = tool.required_inputs()
-        optional = [p.name for p in tool.inputs if p not in required]
-        if optional:
-            warnings.append(f"{name}: optional inputs left out of the plan: {', '.join(optional)}")
+        optional = [p for p in tool.inputs if p not in required]
         about = " ".join(part for part in (tool.description, f"(imported from {tool.source})") if part)
-        mode = Mode(
-            inputs=tuple(dict.fromkeys(names[p.name] for p in required)),
-            outcomes=(
-                Outcome(name="success", outputs=tuple(dict.fromkeys(names[p.name] for p in tool.outputs))),
-                # Every call can fail; without this outcome the planner would count on success.
-                Outcome(name="failure"),
-            ),
+        outcomes = (
+            Outcome(name="success", outputs=tuple(dict.fromkeys(names[p.name] for p in tool.outputs))),
+            # Every call can fail; without this outcome the planner would count on success.
+            Outcome(name="failure"),
         )
-        skills.append(Skill(name=name, description=about, modes=(mode,)))
+        modes = [Mode(inputs=tuple(dict.fromkeys(names[p.name] for p in required)), outcomes=outcomes)]
+        if optional:  # a second way to call it, that sends the optional values too when they are known
+            modes.append(Mode(name="with_options", outcomes=outcomes,
+                              inputs=tuple(dict.fromkeys(names[p.name] for p in (*required, *optional)))))
+            warnings.append(f"{name}: optional inputs {', '.join(p.name for p in optional)} go in a second "
+                            "mode, with_options")
+        if tool.method:
+            skills.append(Skill(name=name, description=about, modes=tuple(modes), endpoint=tool.url,
+                                http=_binding(tool, names)))
+        else:
+            skills.append(Skill(name=name, description=about, modes=tuple(modes)))
     return skills, warnings
+
+
+def _location(param: ToolParam) -> Literal["path", "query", "body"]:
+    return "path" if param.location == "path" else "query" if param.location == "query" else "body"
+
+
+def _binding(tool: ToolSpec, names: Mapping[str, str]) -> HttpBinding:
+    """How to call an OpenAPI operation: each input where the document puts it, outputs by field, and
+    the outcome by status (2xx success, 4xx failure; a 5xx is an error the runtime may retry)."""
+    return HttpBinding(
+        method=tool.method,  # type: ignore[arg-type]  # one of HTTP_METHODS, as parsed
+        params=tuple(HttpParam(element=names[p.name], name=p.name, location=_location(p)) for p in tool.inputs),
+        outputs=tuple(HttpOutput(element=names[p.name], field=p.name) for p in tool.outputs),
+        statuses=(HttpStatus(status="2xx", outcome="success"), HttpStatus(status="4xx", outcome="failure")),
+    )
 
 
 def apply_proposal(

@@ -124,14 +124,19 @@ class SimulatedSkills:
 
 
 class Invokers:
-    """Routes each call by endpoint: `sim:` to the simulator, anything else to `remote`."""
+    """Routes each call by endpoint: `sim:` to the simulator, a skill bound to an HTTP API
+    operation (`skill.http`) to `api`, anything else to `remote` (Concerto's own HTTP contract)."""
 
-    def __init__(self, simulated: SkillInvoker, remote: SkillInvoker | None = None):
-        self.simulated, self.remote = simulated, remote
+    def __init__(self, simulated: SkillInvoker, remote: SkillInvoker | None = None, api: SkillInvoker | None = None):
+        self.simulated, self.remote, self.api = simulated, remote, api
 
     def call(self, skill: Skill, mode: str, inputs: dict[str, str]) -> SkillResult:
         if skill.endpoint.startswith("sim:"):
             return self.simulated.call(skill, mode, inputs)
+        if skill.http is not None:
+            if self.api is None:
+                return SkillResult("error", message=f"no way to call {skill.endpoint} here")
+            return self.api.call(skill, mode, inputs)
         if self.remote is None:
             return SkillResult("error", message=f"no way to call {skill.endpoint} here")
         return self.remote.call(skill, mode, inputs)

@@ -7,9 +7,11 @@ import yaml
 from django.test import Client
 
 from catalog_app.models import Catalog, CatalogVersion, Role, Workspace
+from catalog_app.selectors import version_spec
 from catalog_app.services import catalog_import, membership_set, user_create, version_promote
 from orchestrator.chat_services import assistant_create
 from orchestrator.engine.catalog.spec_io import MAX_SPEC_BYTES, catalog_to_data, dump_catalog, load_catalog
+from orchestrator.engine.catalog.synthetic import synthetic_catalog
 
 pytestmark = pytest.mark.django_db
 BASE = "/api/v1/catalogs"
@@ -83,13 +85,26 @@ def test_malformed_json_names_the_line(api):
     assert "malformed JSON" in response.json()["errors"][0]["message"]
 
 
-def test_oversized_body_is_refused(api, banking_spec):
-    padding = "#" * MAX_SPEC_BYTES
+def test_oversized_body_is_refused(api, banking_spec, settings):
+    settings.CATALOG_MAX_BYTES = 64 * 1024
+    padding = "#" * settings.CATALOG_MAX_BYTES
     response = _import(api, f"{dump_catalog(banking_spec)}{padding}\n")
 
     assert response.status_code == 413
-    assert "limit" in response.json()["detail"]
+    assert "the limit is 65,536 bytes (CATALOG_MAX_BYTES)" in response.json()["detail"]
     assert not Catalog.objects.exists()
+
+
+def test_a_catalog_over_one_mebibyte_is_imported(api):
+    """A public tool catalog of thousands of tools is over 1 MiB: the default limit takes it."""
+    spec = synthetic_catalog(1800, seed=2)
+    text = json.dumps(catalog_to_data(spec), indent=2)
+    assert len(text) > 1024 * 1024 and len(text) < MAX_SPEC_BYTES
+
+    response = _import(api, text, content_type="application/json")
+
+    assert response.status_code == 201, response.content[:300]
+    assert len(version_spec(version=Catalog.objects.get().versions.get()).skills) == 1800
 
 
 @pytest.mark.parametrize(("fmt", "content_type"), [("yaml", "application/yaml"), ("json", "application/json")])

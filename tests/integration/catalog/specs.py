@@ -36,6 +36,15 @@ EVERY_FIELD = {
                 },
                 {"inputs": ["tier"], "outcomes": [{"name": "scored", "outputs": ["score"]}]},
             ],
+            "http": {
+                "method": "get",
+                "params": [{"element": "zip_code", "name": "zip", "location": "query"}],
+                "outputs": [{"element": "score", "field": "result.score"}],
+                "statuses": [{"status": "2xx", "outcome": "scored"}, {"status": "404", "outcome": "failed"}],
+                "secret": "scoring-key",
+                "auth_header": "X-Api-Key",
+                "auth_scheme": "",
+            },
         },
         {
             "name": "plotter",

@@ -81,3 +81,20 @@ def test_the_inspector_shows_what_the_user_would_be_told(session_id, django_user
     page = client.get(f"/sessions/{session_id}/").content.decode()
     assert "To apply for a loan, I collected your full name and your yearly income" in page
     assert "I got your credit score from credit check" in page
+
+
+def test_an_explanation_in_the_transcript_is_not_labelled_as_a_question(session_id, django_user_model):
+    from catalog_app.models import Role
+    from catalog_app.services import membership_set, workspace_get_or_create_default
+
+    client = Client()
+    said = client.post(f"/api/v1/sessions/{session_id}/messages", {"text": "how did you get my credit score?"},
+                       content_type="application/json")
+    assert said.status_code == 200
+    user = django_user_model.objects.create_user("insp2", password="x-pass-123456")
+    membership_set(workspace=workspace_get_or_create_default(), user=user, role=Role.ANALYST)
+    client.force_login(user)
+    page = client.get(f"/sessions/{session_id}/").content.decode()
+
+    assert "asks credit_score" not in page  # the user asked about it; the assistant did not ask for it
+    assert "about credit_score" in page

@@ -136,12 +136,14 @@ def test_plans_page_shows_each_plan(studio, banking):
 
     assert response.status_code == 200
     text = _text(response)
-    assert "apply_loan — apply for a loan solved cost 20 · 8 steps" in text
+    assert "apply_loan — apply for a loan plan found cost 20 · 8 steps" in text  # the editor's words too
     assert "credit_score = credit_check(ssn) +1" in text
     assert "loan_status, loan_id = submit_loan(name, income, credit_score, loan_amount)" in text
     assert "check_card_status" in text and "ask(card_application_id)" in text
     html = response.content.decode()
     assert html.count('<ol class="plan-lines">') == 3
+    assert "Ask consent to share ssn with credit_check" in text  # each step in words too
+    assert "cost 20 = 3 skill calls × 1 + 3 questions to the user × 5" in text
 
 
 def test_plans_page_explains_an_unsolvable_intent(studio, workspace, banking_spec):
@@ -154,7 +156,7 @@ def test_plans_page_explains_an_unsolvable_intent(studio, workspace, banking_spe
 
     text = _text(studio.get("/catalogs/banking/plans/"))
 
-    assert "apply_loan — apply for a loan unsolvable" in text
+    assert "apply_loan — apply for a loan no plan" in text
     assert "nothing can establish ssn" in text
     assert "Nothing can establish ssn :" in text
 

@@ -131,3 +131,14 @@ def test_the_index_lists_catalogs_and_analyses(logged_in, workspace, banking):
     analysis_create(workspace=workspace, samples=BANKING_SAMPLES, version=banking, name="nightly", enqueue=False)
     text = _text(logged_in.get("/validation/"))
     assert "Banking assistant" in text and "nightly" in text and "Queued" in text
+
+
+def test_a_plan_of_ignored_lines_is_no_plan_not_a_sound_one(logged_in, banking):
+    form = {"intent": "apply_loan", "quality": "sound", "known": "", "version": "1",
+            "plan": "first we greet the customer\nthen call the manager"}
+    answer = logged_in.post(VALIDATE, form, **HTMX)
+
+    page = _text(answer)
+    assert "no plan read" in page
+    assert "no plan to judge: none of the 2 lines is a step" in page
+    assert "✔" not in page and "cost 0" not in page

@@ -245,7 +245,9 @@ def test_only_the_chosen_skills_and_their_elements_are_applied():
     spec = apply_proposal(CatalogSpec(catalog="trip"), proposal, skills=["get_weather"])
 
     assert [s.name for s in spec.skills] == ["get_weather"]
-    assert [e.name for e in spec.elements] == ["destination"]
+    # The optional `units` is kept, for the skill's second mode (with_options), not dropped.
+    assert [e.name for e in spec.elements] == ["destination", "units"]
+    assert [m.inputs for m in spec.skills[0].modes] == [("destination",), ("destination", "units")]
 
 
 def test_names_that_clash_or_are_reserved_are_made_valid():

@@ -148,10 +148,19 @@ def test_per_element_consent_for_a_value_that_needs_none_cannot_run(banking):
     assert [str(line) for line in report.diff] == ["- authorize(email)", "  ask(email)"]
 
 
-def test_an_empty_plan_is_sound_and_the_fix_is_the_planners_plan(chain):
+def test_an_empty_plan_is_its_own_verdict_never_sound_and_the_fix_is_the_planners_plan(chain):
     report = validate_plan(chain, RUN_D, "", "valid")
-    assert report.sound and not report.valid
+    assert report.empty and not report.sound and not report.valid
+    assert report.summary == "no plan to judge: the text is empty"
     assert report.fixed.cost == 3 and report.edits == 3
+
+
+def test_a_plan_whose_every_line_is_ignored_is_no_plan_with_cost_zero_sound(chain):
+    report = validate_plan(chain, RUN_D, ["then call the manager", "map(x, y)"], "sound")
+    assert report.empty and not report.sound and not report.determination
+    assert report.summary.startswith("no plan to judge: none of the 2 lines is a step (line 1: ")
+    assert report.to_data()["empty"] is True
+    assert report.fixed.lines == FULL
 
 
 def test_an_unknown_quality_or_goal_is_a_user_error(chain):

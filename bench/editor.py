@@ -1,0 +1,118 @@
+"""Editor page size and time on generated catalogs: the studio must stay usable at thousands of skills.
+
+    python -m bench --only editor [--editor-sizes 250,1000,4000] [--editor-repeat 3]
+
+Each catalog (`orchestrator.engine.catalog.synthetic`) is imported as a draft into a throwaway copy
+of the configured database; an admin opens the editor through Django's test client, as a browser
+would (the whole page, then the preview fragment htmx loads beside it, first and again, then one
+skill's edit form opened). Target: the editor at 1,000 skills answers in under 1 s with under 1 MB of HTML.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+import warnings
+from dataclasses import dataclass
+
+from .turns import _setup_django
+
+TARGET_SKILLS, TARGET_SECONDS, TARGET_BYTES = 1000, 1.0, 1024 * 1024
+
+
+@dataclass
+class Row:
+    skills: int
+    page_ms: float
+    page_bytes: int
+    preview_first_ms: float  # the first preview of this state: plans and lint worked out
+    preview_ms: float  # again (a refresh, "show all"): from the cache
+    preview_bytes: int
+    form_ms: float
+
+
+def _timed(client: object, url: str, repeat: int) -> tuple[float, int]:
+    times, size = [], 0
+    for _ in range(repeat):
+        started = time.perf_counter()
+        response = client.get(url)  # type: ignore[attr-defined]
+        times.append(time.perf_counter() - started)
+        assert response.status_code == 200, (url, response.status_code)
+        size = len(response.content)
+    return statistics.median(times) * 1000, size
+
+
+def _measure(skills: int, repeat: int) -> Row:
+    from django.test import Client
+    from django.urls import reverse
+
+    from catalog_app.models import Role
+    from catalog_app.services import catalog_import, membership_set, user_create, workspace_get_or_create_default
+    from orchestrator.engine.catalog.synthetic import synthetic_catalog
+
+    workspace = workspace_get_or_create_default()
+    spec = synthetic_catalog(skills, seed=1).model_copy(update={"catalog": f"bench-{skills}"})
+    version = catalog_import(workspace=workspace, spec=spec)
+    user = user_create(username=f"bench{skills}", password="bench-pass-1")
+    membership_set(workspace=workspace, user=user, role=Role.ADMIN)
+    client = Client()
+    client.force_login(user)
+    slug = version.catalog.slug
+    client.get(reverse("catalog:edit", args=[slug]))  # warm the planner cache as a first visit would
+    page_ms, page_bytes = _timed(client, reverse("catalog:edit", args=[slug]), repeat)
+    preview_url = f"{reverse('catalog:preview', args=[slug])}?version={version.number}"
+    preview_first_ms, _ = _timed(client, preview_url, 1)
+    preview_ms, preview_bytes = _timed(client, preview_url, repeat)
+    form_url = reverse("catalog:skill_form", args=[slug, version.number, spec.skills[-1].name])
+    form_ms, _ = _timed(client, form_url, repeat)
+    return Row(skills, page_ms, page_bytes, preview_first_ms, preview_ms, preview_bytes, form_ms)
+
+
+def run(sizes: list[int], repeat: int) -> list[Row]:
+    from django.conf import settings
+    from django.db import connection
+
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+    database = connection.settings_dict
+    database["TEST"]["NAME"] = f"{database['NAME']}_bench_editor"
+    original = database["NAME"]
+    connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        return [_measure(size, repeat) for size in sizes]
+    finally:
+        connection.creation.destroy_test_db(original, verbosity=0)
+
+
+def print_table(rows: list[Row]) -> None:
+    print("Editor of a draft, generated catalogs (median of the repeats; the first visit not counted):")
+    print("| skills | editor page ms | page KiB | preview ms, first | preview ms, again | preview KiB "
+          "| one skill's form ms | target |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    for row in rows:
+        target = ""
+        if row.skills == TARGET_SKILLS:
+            met = row.page_ms < TARGET_SECONDS * 1000 and row.page_bytes < TARGET_BYTES
+            target = "met (< 1 s, < 1 MiB)" if met else "MISSED (< 1 s, < 1 MiB)"
+        print(f"| {row.skills} | {row.page_ms:.0f} | {row.page_bytes / 1024:.0f} | {row.preview_first_ms:.0f} "
+              f"| {row.preview_ms:.0f} "
+              f"| {row.preview_bytes / 1024:.0f} | {row.form_ms:.0f} | {target} |", flush=True)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--editor-sizes", dest="editor_sizes", default="250,1000,4000",
+                        help="skills in each generated catalog, comma-separated")
+    parser.add_argument("--editor-repeat", dest="editor_repeat", type=int, default=3, help="requests per measurement")
+
+
+def main(args: argparse.Namespace) -> None:
+    warnings.simplefilter("ignore")
+    _setup_django()
+    rows = run([int(s) for s in args.editor_sizes.split(",") if s.strip()], args.editor_repeat)
+    print_table(rows)
+
+
+if __name__ == "__main__":
+    options = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(options)
+    main(options.parse_args())

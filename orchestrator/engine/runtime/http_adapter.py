@@ -1,0 +1,129 @@
+"""Skills that call an HTTP API as its document describes it (an imported OpenAPI operation).
+
+A skill with an `http` binding (`catalog.spec.HttpBinding`) is called at its endpoint with the
+binding's method: each input goes where the binding puts it (a `{name}` path segment, a query
+parameter, a field of a JSON body), the answer's fields become the outputs, and the status code
+picks the outcome (`2xx` success, `4xx` failure, as the import sets them). A 5xx or a network
+error is an error outcome, retried once like any HTTP skill. Credentials come from a named
+secret that an admin set: the spec holds the name, `secrets` gives the value at call time, and
+it is sent as a header, never logged or echoed. Every URL passes the same SSRF policy as the
+other HTTP skills (`skill_http.EndpointPolicy.refusal`) before anything is sent.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ..catalog.spec import HttpBinding, Skill
+from .skill_http import EndpointPolicy
+from .skills import SkillResult
+
+Secrets = Callable[[str], str | None]  # a secret's name -> its value, or None when it is not set
+
+
+def _no_secrets(name: str) -> str | None:
+    return None
+
+
+class HttpApiSkills:
+    """Calls skills bound to an HTTP API operation; every failure is a SkillResult, never an exception."""
+
+    def __init__(self, policy: EndpointPolicy, secrets: Secrets = _no_secrets, timeout: float = 10.0,
+                 attempts: int = 2, client: httpx.Client | None = None):
+        self.policy, self.secrets, self.timeout = policy, secrets, timeout
+        self.attempts = max(1, attempts)
+        self.client = client or httpx.Client(timeout=httpx.Timeout(timeout, connect=min(3.0, timeout)),
+                                             follow_redirects=False)
+
+    def call(self, skill: Skill, mode: str, inputs: dict[str, str]) -> SkillResult:
+        binding = skill.http
+        if binding is None:
+            return SkillResult("error", message=f"{skill.name} has no HTTP binding")
+        request, problem = self._request(skill, binding, inputs)
+        if request is None:
+            return SkillResult("error", message=problem)
+        last = "no answer"
+        for attempt in range(self.attempts):
+            try:
+                response = self.client.send(request)
+            except httpx.TimeoutException:
+                last = f"{skill.name} did not answer within {self.timeout:g} s"
+            except httpx.HTTPError as exc:
+                last = f"{skill.name} could not be reached ({type(exc).__name__})"
+            else:
+                if response.status_code < 500:
+                    return _answer(skill, mode, binding, response)
+                last = f"{skill.name} failed (HTTP {response.status_code})"
+            if attempt + 1 < self.attempts:
+                time.sleep(0.2 * (attempt + 1))
+        return SkillResult("error", message=last)
+
+    def _request(self, skill: Skill, binding: HttpBinding, inputs: dict[str, str]) -> tuple[httpx.Request | None, str]:
+        url = skill.endpoint
+        query: dict[str, str] = {}
+        body: dict[str, str] = {}
+        for param in binding.params:
+            value = inputs.get(param.element)
+            if value is None:
+                if param.location == "path":
+                    return None, f"{skill.name} needs {param.element} for its URL"
+                continue  # an optional value not known: not sent
+            if param.location == "path":
+                url = url.replace("{" + param.name + "}", quote(value, safe=""))
+            elif param.location == "query":
+                query[param.name] = value
+            else:
+                body[param.name] = value
+        refusal = self.policy.refusal(url)
+        if refusal:
+            return None, refusal
+        headers = {"Accept": "application/json"}
+        if binding.secret:
+            secret = self.secrets(binding.secret)
+            if not secret:
+                return None, f"the credential {binding.secret!r} of {skill.name} is not set: an admin sets it"
+            headers[binding.auth_header] = f"{binding.auth_scheme} {secret}".strip()
+        sends_body = binding.method not in ("get", "head", "delete", "options") and body
+        request = self.client.build_request(binding.method.upper(), url, params=query or None,
+                                            json=body if sends_body else None, headers=headers)
+        return request, ""
+
+
+def _outcome(binding: HttpBinding, status: int) -> str | None:
+    for rule in binding.statuses:
+        if rule.status == str(status) or (rule.status.endswith("xx") and rule.status[0] == str(status)[0]):
+            return rule.outcome
+    return None
+
+
+def _field(body: Any, path: str) -> Any:
+    for part in path.split("."):
+        if not isinstance(body, dict):
+            return None
+        body = body.get(part)
+    return body
+
+
+def _answer(skill: Skill, mode: str, binding: HttpBinding, response: httpx.Response) -> SkillResult:
+    name = _outcome(binding, response.status_code)
+    outcome = next((o for o in skill.mode(mode).outcomes if o.name == name), None)
+    if outcome is None:
+        return SkillResult("error", message=f"{skill.name} answered HTTP {response.status_code}, "
+                                            "which no outcome rule covers")
+    try:
+        body: Any = response.json() if response.content else {}
+    except ValueError:
+        body = {}
+    if isinstance(body, list) and body:  # a list answer: its first item
+        body = body[0]
+    fields = {o.element: o.field for o in binding.outputs}
+    outputs = {x: _field(body, fields.get(x, x)) for x in outcome.outputs}
+    missing = [x for x, value in outputs.items() if value in (None, "")]
+    if missing:
+        return SkillResult("error", message=f"{skill.name} answered without {', '.join(missing)}")
+    return SkillResult("ok", outcome=outcome.name, outputs={x: str(v) for x, v in outputs.items()})
