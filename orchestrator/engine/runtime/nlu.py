@@ -9,12 +9,13 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Protocol
 
 from ..catalog.spec import CatalogSpec, Element
+from .acts import control_act as control_act  # control acts live in acts.py; importable from here too
 
 STOPWORDS = frozenset(
     "a an the i i'd i'm me my to for of and or please can could would like want need some is it be do you "
@@ -43,7 +44,9 @@ class IntentGuess:
 
 
 class IntentClassifier(Protocol):
-    def fit(self, examples: dict[str, Sequence[str]]) -> None: ...
+    # `context`: the catalog's own words about each intent (descriptions), for classifiers that use them.
+    def fit(self, examples: Mapping[str, Sequence[str]], context: Mapping[str, Sequence[str]] | None = None) -> None:
+        ...
 
     def rank(self, utterance: str) -> list[IntentGuess]: ...
 
@@ -55,7 +58,8 @@ class TfidfClassifier:
         self.idf: dict[str, float] = {}
         self.vectors: list[tuple[str, dict[str, float]]] = []
 
-    def fit(self, examples: dict[str, Sequence[str]]) -> None:
+    def fit(self, examples: Mapping[str, Sequence[str]], context: Mapping[str, Sequence[str]] | None = None) -> None:
+        # Descriptions are left out: TF-IDF would match their filler words ("the", "your") too eagerly.
         docs = [(intent, Counter(tokens(text))) for intent, texts in examples.items() for text in texts]
         df = Counter(word for _, counts in docs for word in counts)
         n = len(docs)
@@ -74,27 +78,6 @@ class TfidfClassifier:
             score = sum(weight * vector.get(word, 0.0) for word, weight in query.items())
             best[intent] = max(best.get(intent, 0.0), score)
         return sorted((IntentGuess(i, s) for i, s in best.items()), key=lambda g: -g.score)
-
-
-# Control acts: the conversation's own moves, the same for every catalog.
-CONTROL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("stop", re.compile(r"^\s*(stop|cancel|never ?mind|forget it|quit|abort)\b", re.I)),
-    ("what", re.compile(r"\bwhat (did|have) you (do|done)\b|\bsummar", re.I)),
-    ("how", re.compile(r"\bhow did you (get|find|know|obtain)\b", re.I)),
-    ("why", re.compile(r"\bwhy did you (need|ask|want|use)\b|\bwhy\b.*\?", re.I)),
-    ("help", re.compile(r"^\s*(help|what can you do)\b", re.I)),
-    ("yes", re.compile(r"^\s*(yes|yeah|yep|sure|ok(ay)?|go ahead|i agree|agreed|of course)\b", re.I)),
-    ("no", re.compile(r"^\s*(no|nope|nah|i don'?t|do not|don'?t|i disagree|rather not)\b", re.I)),
-)
-
-DONT_KNOW = re.compile(r"\b(don'?t|do not) (know|have|remember)\b|\bno idea\b|\bcan'?t (tell|give|find)\b", re.I)
-
-
-def control_act(utterance: str) -> str | None:
-    for act, pattern in CONTROL_PATTERNS:
-        if pattern.search(utterance):
-            return act
-    return None
 
 
 def mentioned_element(utterance: str, spec: CatalogSpec) -> str | None:

@@ -63,8 +63,23 @@ class Wording:
             return f"Could you give me {self.element(name)} (for example {kinds})?"
         return f"What is {self.element(name)}?"
 
+    def list(self, elements: list[str]) -> str:
+        return " and ".join(self.element(x) for x in elements) or "your personal data"
+
+    def explain_question(self, name: str) -> str:
+        """Another way to put a question, with what an answer looks like."""
+        element = self.spec.element(name)
+        fmt = element.format or "text"
+        hints = {"email": "an email address such as name@example.com", "money": "an amount such as 25,000 dollars",
+                 "number": "a number", "date": "a date such as 2024-05-31", "phone": "a phone number"}
+        if fmt.startswith("enum:"):
+            hint = "one of: " + ", ".join(o.strip() for o in fmt.removeprefix("enum:").split("|") if o.strip())
+        else:
+            hint = hints.get(fmt, "a few words in your own terms" if fmt == "text" else "a value in the usual format")
+        return f"I am asking for {self.element(name)}: {hint}. You can also say \"I don't know\" or \"stop\"."
+
     def consent(self, skill: str, elements: list[str]) -> str:
-        what = " and ".join(self.element(x) for x in elements) or "your personal data"
+        what = self.list(elements)
         return f"To continue I need to share {what} with {self.skill(skill)}. Is that OK?"
 
     def offer(self, intent: Intent) -> str:
@@ -73,6 +88,16 @@ class Wording:
     def values(self, values: dict[str, str]) -> str:
         text = "; ".join(f"{self.element(x)}: {v}" for x, v in values.items())
         return text[:1].upper() + text[1:] + ("." if text else "")
+
+    def choice(self, intents: list[str]) -> str:
+        what = [self._intent_phrase(name) for name in intents]
+        if len(what) == 1:
+            return f"Do you want to {what[0]}?"
+        return f"Did you mean to {what[0]}, or to {what[1]}?"
+
+    def _intent_phrase(self, name: str) -> str:
+        intent = next((i for i in self.spec.intents if i.name == name), None)
+        return (intent.description if intent and intent.description else name.replace("_", " "))
 
     def help(self) -> str:
         things = [i.description or i.name.replace("_", " ") for i in self.spec.intents]

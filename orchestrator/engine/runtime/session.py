@@ -48,12 +48,13 @@ class GoalFrame(BaseModel):
 class Pending(BaseModel):
     """What the assistant is waiting for from the user."""
 
-    kind: Literal["ask", "consent", "extension"]
+    kind: Literal["ask", "consent", "extension", "choose"]
     element: str | None = None  # ask: the element asked for
     target: str | None = None  # consent: what is authorized: the skill (per skill) or element (per element)
     skill: str | None = None  # consent: the skill that would receive the values
     elements: list[str] = Field(default_factory=list)  # consent: the sensitive values to share
     intent: str | None = None  # extension: the intent offered
+    choices: list[str] = Field(default_factory=list)  # choose: the intents offered ("did you mean A or B?")
 
 
 class SessionState(BaseModel):

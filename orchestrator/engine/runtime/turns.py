@@ -15,13 +15,14 @@ from ..catalog.spec import CatalogSpec, Goal
 from ..planning.compile import action_name, goal_operations, operation_name
 from ..planning.planner import Planner, Step, Unsolvable
 from ..planning.task import ASK
+from .acts import cannot_answer, control_act
 from .explain import answer
-from .nlu import DONT_KNOW, IntentClassifier, TfidfClassifier, control_act, extract_value, extract_values
+from .intents import IntentDecision, IntentMatcher
+from .nlu import IntentClassifier, extract_value, extract_values
 from .replies import Reply, Wording
 from .session import Execution, GoalFrame, Pending, SessionState
 from .skills import SkillInvoker, SkillResult
 
-INTENT_THRESHOLD = 0.3  # below it an utterance is not taken as a request
 ASK_ATTEMPTS = 3  # answers that do not fit the format before the slot counts as unfillable
 MAX_STEPS = 50  # skill calls in one turn: a safety net, a plan never needs that many
 
@@ -64,8 +65,15 @@ class PlannerOrchestrator:
         self.planner = planner
         self.invoker = invoker
         self.words = Wording(spec)
-        self.classifier = classifier or TfidfClassifier()
-        self.classifier.fit({i.name: i.examples for i in spec.intents})
+        self._classifier = classifier
+        self._matcher: IntentMatcher | None = None
+
+    @property
+    def matcher(self) -> IntentMatcher:
+        """Built on first use: an orchestrator that never classifies (S3) never loads the embeddings."""
+        if self._matcher is None:
+            self._matcher = IntentMatcher(self.spec, self._classifier)
+        return self._matcher
 
     # --- entry points ------------------------------------------------------------------------
     def greet(self) -> list[Reply]:
@@ -83,10 +91,15 @@ class PlannerOrchestrator:
         """Update the state from the utterance; the reason to plan again, or None to wait."""
         act = control_act(text)
         pending = state.pending
+        if self._asks_free_text(pending) and act not in ("stop", "clarify"):
+            act = None  # "no power when I press the button" describes the fault: it is the answer
         if act == "stop":
             self._stop(state, log)
             return "the user stopped a request"
-        if act in ("what", "how", "why", "help"):
+        if act == "clarify" and pending is not None:
+            self._clarify(state, pending, log)
+            return None
+        if act in ("what", "how", "why", "help", "clarify"):
             log.say(self._explain(state, act, text))
             self._repeat(state, log)
             return None
@@ -94,6 +107,15 @@ class PlannerOrchestrator:
             return self._answer(state, pending.element or "", text, act, log)
         if pending is not None and pending.kind == "consent":
             return self._consent(state, pending, text, act, log)
+        if pending is not None and pending.kind == "choose":
+            state.pending = None
+            chosen = self._chosen(pending.choices, text, act)
+            if chosen is not None:
+                self._push(state, chosen, log)
+                return "the user chose a request"
+            if act == "no":
+                log.say(Reply("text", f"All right. {self.words.help()}"))
+                return None
         if pending is not None and pending.kind == "extension":
             state.pending = None
             if act == "yes" and pending.intent:
@@ -103,17 +125,55 @@ class PlannerOrchestrator:
                 log.say(Reply("text", "All right."))
                 return "the user declined an offer"
         self._volunteered(state, text)
-        intent = self._intent(text)
-        if intent is not None:
-            self._push(state, intent, log)
+        decision = self._decide(text)
+        if decision.kind == "intent" and decision.intent is not None:
+            self._push(state, decision.intent, log)
             return "a new request"
+        current = state.current.intent if state.current else None
+        if decision.kind == "ambiguous" and current not in decision.alternatives:
+            self._offer_choice(state, decision, log)
+            return None
         if state.current is None:
             log.say(Reply("text", f"Sorry, I did not understand that. {self.words.help()}"))
             return None
         return "the user said more"
 
+    def _offer_choice(self, state: SessionState, decision: IntentDecision, log: TurnLog) -> None:
+        """ "Did you mean to A, or to B?": an unsure match is asked about, never started blindly."""
+        choices = list(decision.alternatives)
+        state.pending = Pending(kind="choose", choices=choices)
+        log.say(Reply("question", self.words.choice(choices), data={"choices": choices}))
+
+    def _chosen(self, choices: list[str], text: str, act: str | None) -> str | None:
+        if act == "yes" and len(choices) == 1:
+            return choices[0]
+        lowered = text.lower()
+        for index, word in enumerate(("first", "second")):
+            if word in lowered and index < len(choices):
+                return choices[index]
+        ranked = [g for g in self.matcher.rank(text) if g.intent in choices]
+        floor = self.matcher.calibration.floor
+        if ranked and ranked[0].score >= floor and (len(ranked) < 2 or ranked[0].score > ranked[1].score):
+            return ranked[0].intent
+        return None
+
+    def _asks_free_text(self, pending: Pending | None) -> bool:
+        if pending is None or pending.kind != "ask" or not pending.element:
+            return False
+        return self.spec.element(pending.element).format in (None, "text")
+
+    def _clarify(self, state: SessionState, pending: Pending, log: TurnLog) -> None:
+        """ "What do you mean?": say what is being asked in other words, then ask again."""
+        if pending.kind == "ask" and pending.element:
+            log.say(Reply("text", self.words.explain_question(pending.element)))
+        elif pending.kind == "consent":
+            skill = pending.skill or pending.target or ""
+            log.say(Reply("text", f"I need your permission before I send {self.words.list(pending.elements)} to "
+                                  f"{self.words.skill(skill)}. Nothing is sent unless you say yes."))
+        self._repeat(state, log)
+
     def _explain(self, state: SessionState, act: str, text: str) -> Reply:
-        if act == "help":
+        if act in ("help", "clarify"):
             return Reply("text", self.words.help())
         return answer(self.spec, self.planner, state, act, text)
 
@@ -130,10 +190,16 @@ class PlannerOrchestrator:
                           skill=skill, elements=tuple(pending.elements)))
         elif pending.kind == "extension" and pending.intent:
             log.say(Reply("question", self.words.offer(self.spec.intent(pending.intent)), goal=pending.intent))
+        elif pending.kind == "choose" and pending.choices:
+            log.say(Reply("question", self.words.choice(pending.choices), data={"choices": list(pending.choices)}))
+
+    def _decide(self, text: str) -> IntentDecision:
+        return self.matcher.decide(text)
 
     def _intent(self, text: str) -> str | None:
-        ranked = self.classifier.rank(text)
-        return ranked[0].intent if ranked and ranked[0].score >= INTENT_THRESHOLD else None
+        """The request `text` makes for sure (a digression in the middle of a question), or None."""
+        decision = self._decide(text)
+        return decision.intent if decision.kind == "intent" else None
 
     def _volunteered(self, state: SessionState, text: str) -> None:
         for name, value in extract_values(self.spec, text, skip=state.memory).items():
@@ -142,14 +208,15 @@ class PlannerOrchestrator:
     def _answer(self, state: SessionState, element: str, text: str, act: str | None, log: TurnLog) -> str | None:
         spec_element = self.spec.element(element)
         free_text = spec_element.format in (None, "text")
-        intent = self._intent(text)
+        # A free-text answer is the value whatever it says; a formatted one may be a new request instead.
+        intent = None if free_text else self._intent(text)
         if intent is not None and intent != (state.current.intent if state.current else None) and (
-            free_text or extract_value(spec_element, text) is None
+            extract_value(spec_element, text) is None
         ):
             state.pending = None
             self._push(state, intent, log)
             return "a request in the middle of another"
-        if DONT_KNOW.search(text) or act == "no":
+        if cannot_answer(text, whole=free_text) or act == "no":
             state.pending = None
             state.fail(ASK, element, limit=1)
             log.say(Reply("text", "No problem, let me find another way."))
