@@ -25,8 +25,10 @@ class Element(_Strict):
     parent: str | None = None
     sensitive: bool = False
     askable: bool = True
-    # email | number | money | date | regex:<pattern> | enum:<a>|<b>|...
+    # email | number | money | date | phone | regex:<pattern> | enum:<a>|<b>|...
     format: str | None = None
+    question: str | None = None  # how the assistant asks for it: "What size should the pizza be?"
+    label: str | None = None  # how sentences name it: "your phone number", "the pizza size"
 
 
 class Outcome(_Strict):
@@ -68,6 +70,9 @@ class Simulation(_Strict):
 class Skill(_Strict):
     name: str
     description: str = ""
+    # "world": calling it changes something outside the conversation (submits, publishes, creates);
+    # the assistant asks before such a call that the user did not agree to.
+    effects: Literal["none", "world"] = "none"
     endpoint: str = "sim:"
     max_retries: int = Field(default=1, ge=0, le=100)
     cost: int | None = Field(default=None, ge=0, le=10_000)

@@ -12,7 +12,12 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Protocol
+from functools import lru_cache
+from typing import Any, Protocol
+
+import phonenumbers
+import re2
+from rapidfuzz import fuzz
 
 from ..catalog.spec import CatalogSpec, Element
 from .acts import control_act as control_act  # control acts live in acts.py; importable from here too
@@ -96,6 +101,8 @@ MONEY = re.compile(r"(?<![\w.])\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s?
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
 ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 PHONE = re.compile(r"\+?\d[\d\s().-]{6,}\d")
+DEFAULT_REGION = "US"  # for numbers written without a country code
+ENUM_CLOSENESS = 80  # rapidfuzz ratio: "platnum" and "platinium" are platinum, "good" is not "gold"
 MULTIPLIERS = {"k": 1_000, "thousand": 1_000, "m": 1_000_000, "million": 1_000_000}
 
 
@@ -117,15 +124,11 @@ def extract_value(element: Element, utterance: str, whole_answer: bool = False) 
     if fmt == "date":
         return _date(utterance)
     if fmt == "phone":
-        match = PHONE.search(utterance)
-        return re.sub(r"[^\d+]", "", match.group(0)) if match else None
+        return _phone(utterance)
     if fmt.startswith("regex:"):
         return _regex(fmt.removeprefix("regex:"), utterance)
     if fmt.startswith("enum:"):
-        options = [o.strip() for o in fmt.removeprefix("enum:").split("|") if o.strip()]
-        words = set(TOKEN.findall(utterance.lower()))
-        found = [o for o in options if o.lower() in words]
-        return found[0] if len(found) == 1 else None
+        return _enum(enum_options(fmt), utterance, close=whole_answer)
     return utterance.strip() if whole_answer and utterance.strip() else None
 
 
@@ -155,14 +158,50 @@ def _date(utterance: str) -> str | None:
         return None
 
 
+@lru_cache(maxsize=512)
+def _linear(pattern: str) -> tuple[Any, Any]:
+    """A catalog pattern compiled by RE2, whose matching time is linear in the text: an analyst's
+    `^(a+)+$` cannot hang a turn on a crafted message. RE2 has no look-around, so the "not inside a
+    longer word" guard is a plain group around the value."""
+    core = pattern.removeprefix("^").removesuffix("$")
+    return re2.compile(pattern), re2.compile(rf"(?:^|[^\w-])({core})(?:$|[^\w-])")
+
+
 def _regex(pattern: str, utterance: str) -> str | None:
     # Patterns are written for the whole value (`^...$`); look for it inside the utterance too.
-    core = pattern.removeprefix("^").removesuffix("$")
-    whole = re.fullmatch(pattern, utterance.strip())
+    try:
+        whole_pattern, inside = _linear(pattern)
+    except re2.error:  # checked when the catalog is saved; an old one may hold a pattern RE2 rejects
+        return None
+    whole = whole_pattern.fullmatch(utterance.strip())
     if whole:
         return whole.group(0)
-    match = re.search(rf"(?<![\w-])(?:{core})(?![\w-])", utterance)
-    return match.group(0) if match else None
+    match = inside.search(utterance)
+    return match.group(1) if match else None
+
+
+def _phone(utterance: str) -> str | None:
+    """The first phone number in the text, in E.164 (`+442079460958`), read by libphonenumber."""
+    for match in phonenumbers.PhoneNumberMatcher(utterance, DEFAULT_REGION, leniency=phonenumbers.Leniency.POSSIBLE):
+        return phonenumbers.format_number(match.number, phonenumbers.PhoneNumberFormat.E164)
+    match = PHONE.search(utterance)
+    return re.sub(r"[^\d+]", "", match.group(0)) if match else None
+
+
+def enum_options(fmt: str) -> list[str]:
+    return [o.strip() for o in fmt.removeprefix("enum:").split("|") if o.strip()]
+
+
+def _enum(options: list[str], utterance: str, close: bool) -> str | None:
+    """The one option named; in an answer to the question, a close spelling counts ("platnum")."""
+    words = TOKEN.findall(utterance.lower())
+    found = [o for o in options if o.lower() in set(words)]
+    if not found and close:
+        found = list(dict.fromkeys(
+            o for o in options for w in words
+            if len(w) >= 3 and fuzz.ratio(w, o.lower()) >= ENUM_CLOSENESS
+        ))
+    return found[0] if len(found) == 1 else None
 
 
 def valid_value(element: Element, value: str) -> bool:
@@ -173,23 +212,62 @@ def valid_value(element: Element, value: str) -> bool:
 CLAUSE = re.compile(r",(?!\d{3}\b)|[;!?]|\.\s|\band\b|\bbut\b", re.I)  # not the comma of "30,000"
 
 
-def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = ()) -> dict[str, str]:
-    """Values the user volunteered, for elements with a format precise enough to spot in free text."""
-    skipped = set(skip)
+def element_words(element: Element) -> set[str]:
+    """The words that name an element in a sentence: its name's parts, its label and description."""
+    text = " ".join((element.name.replace("_", " "), element.label or "", element.description))
+    return set(tokens(text)) - {"your", "the", "a"}
+
+
+def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), asked: str | None = None,
+                   asked_value: str | None = None) -> dict[str, str]:
+    """Values the user volunteered, each bound to the element its clause names.
+
+    A value fitting several elements ("$20,000": income or loan amount) goes to the one its clause
+    names ("my income is ..."), else to the one element still missing that it fits. The element
+    `asked` about keeps `asked_value` and nothing else takes that value: answering "What is your
+    income?" with "92,000 dollars" fills the income, never the loan amount too.
+    """
+    skipped = set(skip) | ({asked} if asked else set())
     candidates = [e for e in spec.elements
                   if e.name not in skipped and e.askable and e.format not in (None, "text", "number")]
     values: dict[str, str] = {}
+    unnamed: list[tuple[str, list[str]]] = []
     for clause in CLAUSE.split(utterance):
         found: dict[str, list[str]] = {}
         for element in candidates:
             value = extract_value(element, clause)
-            if value is not None:
+            if value is not None and value != asked_value:
                 found.setdefault(value, []).append(element.name)
         said = set(tokens(clause))
         for value, names in found.items():
-            if len(names) > 1:
-                # "$20,000" fits income and loan amount alike: the clause's words decide ("a loan of").
-                names = [n for n in names if said & set(tokens(n.replace("_", " ")))]
-            if len(names) == 1 and names[0] not in values:
-                values[names[0]] = value
+            named = [n for n in names if said & element_words(spec.element(n))]
+            if len(named) == 1 and named[0] not in values:
+                values[named[0]] = value
+            elif not named:
+                unnamed.append((value, names))
+    for value, names in unnamed:  # after the named ones: "income is X, and I want Y" gives Y to the other
+        if value in values.values():
+            continue
+        free = [n for n in names if n not in values]
+        if len(free) == 1:
+            values[free[0]] = value
     return values
+
+
+def answer_value(spec: CatalogSpec, element: Element, utterance: str) -> str | None:
+    """The value of an answer to a question about `element`: from the clause that names it, else from
+    the first clause that names no other element ("my income is X and I want Y" answers the amount with Y)."""
+    clauses = CLAUSE.split(utterance)
+    if len(clauses) > 1 and element.format not in (None, "text"):  # free text: the whole answer
+        own = element_words(element)
+        others = [element_words(e) for e in spec.elements if e.name != element.name and e.format == element.format]
+        fitting = [(c, extract_value(element, c, whole_answer=True)) for c in clauses]
+        fitting = [(c, v) for c, v in fitting if v is not None]
+        for clause, value in fitting:
+            if set(tokens(clause)) & own:
+                return value
+        for clause, value in fitting:
+            said = set(tokens(clause))
+            if not any(said & words for words in others):
+                return value
+    return extract_value(element, utterance, whole_answer=True)

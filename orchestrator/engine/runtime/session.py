@@ -24,6 +24,7 @@ class Remembered(BaseModel):
     skill: str | None = None  # the skill that gave it, when source is "skill"
     step: int | None = None  # its step in the history, when source is "skill"
     seq: int = 0  # when it was collected, counted across the session: "what" lists in this order
+    goal: str | None = None  # the intent being pursued when it was collected (None: no request yet)
 
 
 class Execution(BaseModel):
@@ -74,9 +75,10 @@ class SessionState(BaseModel):
 
     # --- memory --------------------------------------------------------------------------------
     def remember(self, element: str, value: str, source: Source, skill: str | None = None,
-                 step: int | None = None) -> None:
+                 step: int | None = None, goal: str | None = None) -> None:
         self.clock += 1
-        self.memory[element] = Remembered(value=value, source=source, skill=skill, step=step, seq=self.clock)
+        self.memory[element] = Remembered(value=value, source=source, skill=skill, step=step, seq=self.clock,
+                                          goal=goal)
 
     def forget(self, element: str) -> None:
         self.memory.pop(element, None)

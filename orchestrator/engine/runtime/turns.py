@@ -18,7 +18,7 @@ from ..planning.task import ASK
 from .acts import cannot_answer, control_act
 from .explain import answer
 from .intents import IntentDecision, IntentMatcher
-from .nlu import IntentClassifier, extract_value, extract_values
+from .nlu import IntentClassifier, answer_value, extract_value, extract_values
 from .replies import Reply, Wording
 from .session import Execution, GoalFrame, Pending, SessionState
 from .skills import SkillInvoker, SkillResult
@@ -203,7 +203,11 @@ class PlannerOrchestrator:
 
     def _volunteered(self, state: SessionState, text: str) -> None:
         for name, value in extract_values(self.spec, text, skip=state.memory).items():
-            state.remember(name, value, "user")
+            state.remember(name, value, "user", goal=self._goal_key(state))
+
+    @staticmethod
+    def _goal_key(state: SessionState) -> str | None:
+        return state.current.intent if state.current else None
 
     def _answer(self, state: SessionState, element: str, text: str, act: str | None, log: TurnLog) -> str | None:
         spec_element = self.spec.element(element)
@@ -221,7 +225,7 @@ class PlannerOrchestrator:
             state.fail(ASK, element, limit=1)
             log.say(Reply("text", "No problem, let me find another way."))
             return f"the user cannot give {element}"
-        value = extract_value(spec_element, text, whole_answer=True)
+        value = answer_value(self.spec, spec_element, text)
         if value is None:
             if state.fail(ASK, element, limit=ASK_ATTEMPTS):
                 state.pending = None
@@ -231,8 +235,11 @@ class PlannerOrchestrator:
                                       f"{self.words.question(element)}", element=element))
             return None
         state.pending = None
-        state.remember(element, value, "user")
-        self._volunteered(state, text.replace(value, " "))
+        state.remember(element, value, "user", goal=self._goal_key(state))
+        if not free_text:  # a free-text answer is all one value; a formatted one may carry others
+            for name, other in extract_values(self.spec, text, skip=state.memory, asked=element,
+                                              asked_value=value).items():
+                state.remember(name, other, "user", goal=self._goal_key(state))
         return f"the user gave {element}"
 
     def _consent(self, state: SessionState, pending: Pending, text: str, act: str | None, log: TurnLog) -> str | None:
@@ -419,7 +426,14 @@ class PlannerOrchestrator:
         if result.status == "ok" and operation not in state.done:
             state.done.append(operation)
         for name, value in result.outputs.items():
-            state.remember(name, value, "skill", skill=skill.name, step=number)
+            given = state.memory.get(name)
+            if given is not None and given.source == "user" and given.value != value:
+                # The user's word wins over a lookup; say so rather than change it silently.
+                what = self.words.element(name)
+                log.say(Reply("text", f"{self.words.skill_label(skill.name)} gave {value} for {what}; "
+                                      f"I kept the one you gave me ({given.value})."))
+                continue
+            state.remember(name, value, "skill", skill=skill.name, step=number, goal=self._goal_key(state))
         missing = [x for x in step.outputs if x not in result.outputs]
         for name in missing:
             state.fail(operation, name, limit=skill.max_retries)
