@@ -70,3 +70,19 @@ def test_a_banking_conversation_masks_user_and_assistant_text(banking, banking_p
     assert "my ssn is " + MASK in masked
     assert not any("123-45-6789" in t or "712" in t for t in masked)
     assert "ada@example.com" in masked  # not sensitive: kept
+
+
+def test_a_volunteered_code_fitting_a_sensitive_format_is_scrubbed(helpdesk):
+    from orchestrator.engine.runtime.masking import MASK, Scrubber
+
+    scrub = Scrubber(helpdesk)
+    assert scrub.text("I forgot my password, my code is 481516 and my id E12345") == (
+        f"I forgot my password, my code is {MASK} and my id E12345")
+
+
+def test_known_sensitive_values_are_scrubbed_in_any_spelling(banking):
+    from orchestrator.engine.runtime.masking import MASK, Scrubber
+
+    scrub = Scrubber(banking, ["123-45-6789"], allowed=["ada@example.com"])
+    assert scrub.text("ssn 123 45 6789 or 123.45.6789, mail ada@example.com") == (
+        f"ssn {MASK} or {MASK}, mail ada@example.com")
