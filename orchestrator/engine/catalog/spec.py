@@ -42,6 +42,7 @@ class Mode(_Strict):
     name: str | None = None
     inputs: tuple[str, ...] = ()
     outcomes: tuple[Outcome, ...] = Field(min_length=1)
+    effects: Literal["none", "world"] | None = None  # None: the skill's own `effects`
 
 
 class SimRule(_Strict):
@@ -87,6 +88,10 @@ class Skill(_Strict):
     def mode(self, name: str) -> Mode:
         """The mode called `name` (a default name such as `m2` included)."""
         return self.modes[self.mode_names().index(name)]
+
+    def changes_world(self, mode: str) -> bool:
+        """Does calling this mode change something outside the conversation (submit, publish, create)?"""
+        return (self.mode(mode).effects or self.effects) == "world"
 
 
 class Goal(_Strict):

@@ -84,7 +84,10 @@ class Wording:
         options = enum_options(element.format) if (element.format or "").startswith("enum:") else []
         choices = f" ({_or(options)})" if options else ""
         if element.question:
-            return element.question + (choices if options and choices.strip(" ()") not in element.question else "")
+            if not options or options[0] in element.question:
+                return element.question
+            asked = element.question
+            return asked[:-1] + choices + "?" if asked.endswith("?") else asked + choices
         children = [c.name for c in self.spec.elements if c.parent == name]
         if children:
             kinds = ", ".join(self.element(c) for c in children)

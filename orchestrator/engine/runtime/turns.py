@@ -67,6 +67,7 @@ class PlannerOrchestrator:
         self.words = Wording(spec)
         self._classifier = classifier
         self._matcher: IntentMatcher | None = None
+        self._intent_names = {i.name for i in spec.intents}
 
     @property
     def matcher(self) -> IntentMatcher:
@@ -107,6 +108,8 @@ class PlannerOrchestrator:
             return self._answer(state, pending.element or "", text, act, log)
         if pending is not None and pending.kind == "consent":
             return self._consent(state, pending, text, act, log)
+        if pending is not None and pending.kind == "confirm":
+            return self._confirmation(state, pending, act, log)
         if pending is not None and pending.kind == "choose":
             state.pending = None
             chosen = self._chosen(pending.choices, text, act)
@@ -190,6 +193,8 @@ class PlannerOrchestrator:
                           skill=skill, elements=tuple(pending.elements)))
         elif pending.kind == "extension" and pending.intent:
             log.say(Reply("question", self.words.offer(self.spec.intent(pending.intent)), goal=pending.intent))
+        elif pending.kind == "confirm" and pending.operation:
+            log.say(Reply("question", "Shall I go ahead?", skill=pending.skill, data={"confirm": pending.operation}))
         elif pending.kind == "choose" and pending.choices:
             log.say(Reply("question", self.words.choice(pending.choices), data={"choices": list(pending.choices)}))
 
@@ -294,11 +299,35 @@ class PlannerOrchestrator:
         if frame is not None:
             log.say(Reply("resumed", f"Now, back to {self.words.goal(frame.intent, frame.goal)}.", goal=frame.intent))
 
-    def _reached(self, state: SessionState, goal: Goal) -> bool:
+    def _reached(self, state: SessionState, goal: Goal, frame: GoalFrame | None = None) -> bool:
         onto = self.planner.domain.ontology
-        known = all(any(x in state.memory for x in onto.subtree(name)) for name in goal.known)
-        done = all(any(op in state.done for op in goal_operations(self.planner.domain, ref)) for ref in goal.done)
+        memory = set(state.memory) - self._foreign(state, frame)
+        done_ops = state.done_by(frame) if frame is not None else set(state.done)
+        known = all(any(x in memory for x in onto.subtree(name)) for name in goal.known)
+        done = all(any(op in done_ops for op in goal_operations(self.planner.domain, ref)) for ref in goal.done)
         return known and done
+
+    def _targets(self, goal: Goal | None) -> set[str]:
+        """The elements a goal asks for, subtypes included."""
+        if goal is None:
+            return set()
+        onto = self.planner.domain.ontology
+        return {x for name in goal.known for x in onto.subtree(name)}
+
+    def _foreign(self, state: SessionState, frame: GoalFrame | None) -> set[str]:
+        """Values a skill produced for another goal that asked for something else: this goal's own
+        targets, or the other goal's, are not reused ("a salary report" never publishes the sales chart)."""
+        if frame is None:
+            return set()
+        mine = self._targets(frame.goal)
+        foreign = set()
+        for name, item in state.memory.items():
+            if item.source != "skill" or item.goal == frame.intent:
+                continue
+            theirs = self._targets(self.spec.intent(item.goal).goal) if item.goal in self._intent_names else set()
+            if name in mine or name in theirs:
+                foreign.add(name)
+        return foreign
 
     def _complete(self, state: SessionState, log: TurnLog) -> None:
         frame = state.pop()
@@ -337,16 +366,25 @@ class PlannerOrchestrator:
             frame = state.current
             if frame is None or state.pending is not None:
                 return
-            if self._reached(state, frame.goal):
+            if self._reached(state, frame.goal, frame):
                 self._complete(state, log)
                 reason = "a goal resumed"
                 continue
-            result = self.planner.plan(frame.goal, state.planning_state())
+            result = self.planner.plan(frame.goal, state.planning_state(frame, self._foreign(state, frame)))
             if isinstance(result, Unsolvable):
                 self._give_up(state, frame, result, log, reason)
                 reason = "a goal resumed"
                 continue
             self._record_plan(state, frame, result.lines, result.cost, reason, log)
+            if not frame.planned:  # the request's own route: what the user agreed to by asking
+                frame.planned = True
+                frame.agreed = [operation_name(s.skill, s.mode) for s in result.steps
+                                if s.kind == "skill" and s.skill and s.mode
+                                and self.spec.skill(s.skill).changes_world(s.mode)]
+            unagreed = next((s for s in result.steps if self._needs_confirmation(frame, s)), None)
+            if unagreed is not None:  # another route that changes things: ask before collecting for it
+                self._ask_confirmation(state, frame, unagreed, log)
+                return
             step = result.steps[0]
             if step.kind == "ask":
                 element = step.args[0]
@@ -423,8 +461,8 @@ class PlannerOrchestrator:
             return f"{skill.name} rejected its inputs"
         if result.status == "unfeasible":
             return self._unfeasible(state, result, log)
-        if result.status == "ok" and operation not in state.done:
-            state.done.append(operation)
+        if result.status == "ok":
+            state.mark_done(operation, self._goal_key(state))
         for name, value in result.outputs.items():
             given = state.memory.get(name)
             if given is not None and given.source == "user" and given.value != value:
@@ -442,6 +480,40 @@ class PlannerOrchestrator:
         if result.outcome != step.outcome or missing:
             return f"{skill.name} ended {result.outcome or result.status}, not {step.outcome}"
         return f"{skill.name} ended {step.outcome} as planned"
+
+    def _needs_confirmation(self, frame: GoalFrame, step: Step) -> bool:
+        if step.kind != "skill" or not step.skill or not step.mode:
+            return False
+        skill = self.spec.skill(step.skill)
+        return skill.changes_world(step.mode) and operation_name(skill.name, step.mode) not in frame.agreed
+
+    def _ask_confirmation(self, state: SessionState, frame: GoalFrame, step: Step, log: TurnLog) -> None:
+        """A world-changing call the request did not name (another route to the goal): ask first."""
+        operation = operation_name(step.skill or "", step.mode or "")
+        state.pending = Pending(kind="confirm", operation=operation, skill=step.skill, elements=list(step.args))
+        goal = self.words.goal(frame.intent, frame.goal)
+        log.say(Reply("question", f"To {goal}, I would now have to use {self.words.skill(step.skill or '')}, "
+                                  f"which changes things on your behalf. Shall I go ahead?",
+                      skill=step.skill, data={"confirm": operation}))
+
+    def _confirmation(self, state: SessionState, pending: Pending, act: str | None, log: TurnLog) -> str | None:
+        frame = state.current
+        operation = pending.operation or ""
+        if act == "yes" and frame is not None:
+            state.pending = None
+            frame.agreed.append(operation)
+            return f"the user agreed to {operation}"
+        if act == "no":
+            state.pending = None
+            skill = self.spec.skill(pending.skill or "")
+            mode = skill.mode(operation.split("-", 1)[1]) if "-" in operation else skill.modes[0]
+            for outcome in mode.outcomes:
+                state.prune(action_name(operation, outcome.name), tuple(pending.elements))
+            log.say(Reply("text", f"All right, I will not use {self.words.skill(skill.name)}."))
+            return f"the user refused {operation}"
+        log.say(Reply("question", "Please answer yes or no: shall I go ahead?", skill=pending.skill,
+                      data={"confirm": operation}))
+        return None
 
     def _consented_shares(self, state: SessionState, step: Step) -> list[tuple[str, str]] | None:
         shares = []
