@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import intent_try_views, views
 
 app_name = "catalog"
 
@@ -42,4 +42,9 @@ urlpatterns = [
     _edit("intents/<str:name>/", "intent_update"),
     _edit("intents/<str:name>/delete/", "intent_delete"),
     _edit("settings/", "settings_update"),
+]
+
+# --- issue #11: the studio's intent tester ---
+urlpatterns += [
+    path("catalogs/<slug:slug>/try-intent/", intent_try_views.intent_try_fragment, name="intent_try"),
 ]

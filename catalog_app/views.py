@@ -42,6 +42,7 @@ from orchestrator.engine.errors import ConcertoError, Issue, SpecError, UnknownN
 from orchestrator.engine.planning.compile import intent_goal
 from orchestrator.engine.planning.pddl import domain_text, problem_text
 from orchestrator.engine.planning.planner import Unsolvable
+from orchestrator.engine.runtime.replies import Wording
 
 from . import editing
 from . import forms as studio_forms
@@ -70,6 +71,8 @@ class ElementNode:
     element: schema.Element
     children: list[ElementNode] = field(default_factory=list)
     form: forms.Form | None = None
+    asked: str = ""  # how the assistant asks for it, as the user will read it
+    named: str = ""  # how a sentence names it
 
 
 # --- reading pages --------------------------------------------------------------------------------
@@ -556,7 +559,8 @@ def _skill_panel(skill: schema.Skill, made: Callable[..., forms.Form], url: Call
     name = skill.name
     form = made(f"skill-{name}", lambda: studio_forms.SkillForm(prefix=f"skill-{name}", initial={
         "name": name, "description": skill.description, "endpoint": skill.endpoint,
-        "max_retries": skill.max_retries, "cost": skill.cost}), url("skill_update", name))
+        "max_retries": skill.max_retries, "cost": skill.cost, "changes_world": skill.effects == "world"}),
+        url("skill_update", name))
     modes = []
     for k, (mode_name, mode) in enumerate(zip(skill.mode_names(), skill.modes, strict=True)):
         mode_form = made(f"mode-{name}-{k}", lambda k=k, mode=mode: studio_forms.ModeForm(
@@ -847,7 +851,11 @@ def _element_tree(
     elements: tuple[schema.Element, ...], form_for: Callable[[schema.Element], forms.Form] | None = None
 ) -> list[ElementNode]:
     """The type tree as nested nodes, siblings in authored order, each with its form if asked."""
-    nodes = {e.name: ElementNode(e, form=form_for(e) if form_for else None) for e in elements}
+    words = Wording(schema.CatalogSpec(catalog="preview", elements=elements))
+    nodes = {e.name: ElementNode(e, form=form_for(e) if form_for else None,
+                                 asked=words.question(e.name) if e.askable else "",
+                                 named=f"To continue I need to share {words.element(e.name)} with ...")
+             for e in elements}
     roots = []
     for e in elements:
         (nodes[e.parent].children if e.parent in nodes else roots).append(nodes[e.name])

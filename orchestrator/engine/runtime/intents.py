@@ -9,6 +9,7 @@ other are offered as "did you mean A or B?".
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from dataclasses import dataclass
 from typing import Literal
@@ -17,6 +18,9 @@ from ..catalog.spec import CatalogSpec
 from .nlu import IntentClassifier, IntentGuess, TfidfClassifier
 
 log = logging.getLogger(__name__)
+
+VALUES = re.compile(r"\S+@\S+|https?://\S+|[\w-]*\d[\w-]*")  # e-mail addresses, links, codes and numbers
+WORDS = re.compile(r"[^\W\d_]{2,}")
 
 
 
@@ -88,6 +92,8 @@ class IntentMatcher:
         return self.classifier.rank(text)
 
     def decide(self, text: str) -> IntentDecision:
+        if not WORDS.search(VALUES.sub(" ", text)):  # "ada@example.com", "123-45-6789": a value, no request
+            return IntentDecision("none")
         ranked = tuple(self.classifier.rank(text))
         c = self.calibration
         if not ranked or ranked[0].score < c.floor:

@@ -154,9 +154,9 @@ class PlannerOrchestrator:
         for index, word in enumerate(("first", "second")):
             if word in lowered and index < len(choices):
                 return choices[index]
-        ranked = [g for g in self.matcher.rank(text) if g.intent in choices]
-        floor = self.matcher.calibration.floor
-        if ranked and ranked[0].score >= floor and (len(ranked) < 2 or ranked[0].score > ranked[1].score):
+        ranked = self.matcher.rank(text)
+        # Naming one of the choices picks it; another request ("no, a loan") is handled as such.
+        if ranked and ranked[0].intent in choices and ranked[0].score >= self.matcher.calibration.floor:
             return ranked[0].intent
         return None
 

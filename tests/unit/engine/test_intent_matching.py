@@ -100,3 +100,17 @@ def test_the_issue_phrasings_start_their_request_in_a_conversation(helpdesk):
     state = SessionState()
     bot.turn(state, "help me, I can't remember my password")
     assert state.current is not None and state.current.intent == "reset_password"
+
+
+def test_a_bare_value_is_no_request(matchers):
+    for text in ("ada@example.com", "123-45-6789", "CC-104233"):
+        assert matchers["banking"].decide(text).kind == "none"
+
+
+def test_another_request_while_choosing_is_that_request(banking, banking_planner):
+    bot = PlannerOrchestrator(banking, banking_planner, SimulatedSkills(banking, seed=1))
+    state = SessionState()
+    bot.turn(state, "I have a question about my card")
+    assert state.pending is not None and state.pending.kind == "choose"
+    bot.turn(state, "I'd like to apply for a loan")
+    assert state.current is not None and state.current.intent == "apply_loan"
