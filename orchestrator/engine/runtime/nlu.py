@@ -86,12 +86,28 @@ class TfidfClassifier:
 
 
 def mentioned_element(utterance: str, spec: CatalogSpec) -> str | None:
-    """The element a "how"/"why" question is about: its name or description words in the text."""
-    text = utterance.lower().replace("_", " ")
-    for element in sorted(spec.elements, key=lambda e: -len(e.name)):
-        if element.name.replace("_", " ") in text:
-            return element.name
-    return None
+    """The element a "how"/"why" question is about: the one whose name, label or description is said
+    at greatest length ("my email address" is the e-mail, not the postal address)."""
+    text = f" {' '.join(TOKEN.findall(utterance.lower().replace('_', ' ')))} "
+    best: tuple[int, str] | None = None
+    for element in spec.elements:
+        for phrase in _phrases(element):
+            if f" {phrase} " in text and (best is None or len(phrase) > best[0]):
+                best = (len(phrase), element.name)
+    return best[1] if best else None
+
+
+DETERMINER = re.compile(r"^(?:your|the|a|an|my|our|their)\s+")
+
+
+def _phrases(element: Element) -> list[str]:
+    names = [element.name.replace("_", " "), element.label or "", element.description]
+    phrases = []
+    for name in names:
+        words = " ".join(TOKEN.findall(name.lower()))
+        if words:
+            phrases += [words, DETERMINER.sub("", words)]
+    return [p for p in dict.fromkeys(phrases) if p]
 
 
 # --- Values by format -------------------------------------------------------------------------------
