@@ -193,7 +193,20 @@ def _regex(pattern: str, utterance: str) -> str | None:
     if whole:
         return whole.group(0)
     match = inside.search(utterance)
-    return match.group(1) if match else None
+    if match is None:
+        return None
+    start, end = match.span(1)
+    # A number the pattern cuts short ("+44 20 7946| 0958" under a 12-character limit) is no value:
+    # storing the piece would be worse than asking again.
+    if CONTINUES.match(utterance, end) and match.group(1)[-1:].isdigit():
+        return None
+    if start >= 2 and CONTINUED.fullmatch(utterance, start - 2, start) and match.group(1)[:1].isdigit():
+        return None
+    return match.group(1)
+
+
+CONTINUES = re.compile(r"[\s.\-/]\d")
+CONTINUED = re.compile(r"\d[\s.\-/]")
 
 
 def _phone(utterance: str) -> str | None:

@@ -74,3 +74,9 @@ def test_a_catastrophic_pattern_cannot_hang_a_turn():
 def test_patterns_re2_cannot_run_in_linear_time_are_rejected_when_authored():
     issues = check_format(r"regex:^(a)\1$", "elements[0].format")
     assert issues and "RE2" in issues[0].message
+
+
+def test_a_pattern_that_cuts_a_number_short_stores_no_piece_of_it():
+    element = Element(name="phone", format=r"regex:^\+?[0-9 ]{7,12}$")
+    assert extract_value(element, "+44 20 7946 0958", whole_answer=True) is None  # was "+44 20 7946"
+    assert extract_value(element, "call me on 020 7946 09", whole_answer=True) == "020 7946 09"
