@@ -218,10 +218,9 @@ class PlannerOrchestrator:
         spec_element = self.spec.element(element)
         free_text = spec_element.format in (None, "text")
         # A free-text answer is the value whatever it says; a formatted one may be a new request instead.
-        intent = None if free_text else self._intent(text)
-        if intent is not None and intent != (state.current.intent if state.current else None) and (
-            extract_value(spec_element, text) is None
-        ):
+        # (The value is looked for first: most answers are values, and matching intents costs a model call.)
+        intent = None if free_text or extract_value(spec_element, text) is not None else self._intent(text)
+        if intent is not None and intent != (state.current.intent if state.current else None):
             state.pending = None
             self._push(state, intent, log)
             return "a request in the middle of another"
