@@ -7,6 +7,7 @@ per token: a few milliseconds for a short utterance on one CPU core.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import zipfile
 from functools import lru_cache
@@ -71,7 +72,8 @@ class MiniLM:
         if vector is None:
             vector = self._one(text)
             if len(self.cache) >= CACHE_SIZE:
-                self.cache.pop(next(iter(self.cache)))
+                with contextlib.suppress(StopIteration, RuntimeError):  # another thread evicted it first
+                    self.cache.pop(next(iter(self.cache)), None)
             self.cache[text] = vector
         return vector
 
