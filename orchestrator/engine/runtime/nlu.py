@@ -15,6 +15,7 @@ from datetime import date
 from functools import lru_cache
 from typing import Any, Protocol
 
+import number_parser
 import phonenumbers
 import re2
 from rapidfuzz import fuzz
@@ -133,9 +134,10 @@ def extract_value(element: Element, utterance: str, whole_answer: bool = False) 
         match = EMAIL.search(utterance)
         return match.group(0).lower() if match else None
     if fmt == "money":
-        return _money(utterance, need_unit=not whole_answer)
+        return _money(utterance, need_unit=not whole_answer) or _money(_in_digits(utterance),
+                                                                       need_unit=not whole_answer)
     if fmt == "number":
-        match = NUMBER.search(utterance)
+        match = NUMBER.search(utterance) or NUMBER.search(_in_digits(utterance))
         return match.group(0) if match else None
     if fmt == "date":
         return _date(utterance)
@@ -162,6 +164,20 @@ def _money(utterance: str, need_unit: bool) -> str | None:
         amount *= MULTIPLIERS.get((scale or "").lower(), 1)
         return f"{amount:.2f}"
     return None
+
+
+NUMBER_WORD = re.compile(r"\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
+                         r"|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty"
+                         r"|sixty|seventy|eighty|ninety|hundred)\b", re.I)
+
+
+def _in_digits(utterance: str) -> str:
+    """ "twenty thousand dollars" -> "20000 dollars" (number-parser), when words spell a number.
+
+    Its output for fractions ("one point five") is not a number we can read, so those are left alone."""
+    if not NUMBER_WORD.search(utterance) or re.search(r"\bpoint\b", utterance, re.I):
+        return utterance
+    return number_parser.parse(utterance)
 
 
 def _date(utterance: str) -> str | None:

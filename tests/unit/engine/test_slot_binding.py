@@ -80,3 +80,10 @@ def test_a_pattern_that_cuts_a_number_short_stores_no_piece_of_it():
     element = Element(name="phone", format=r"regex:^\+?[0-9 ]{7,12}$")
     assert extract_value(element, "+44 20 7946 0958", whole_answer=True) is None  # was "+44 20 7946"
     assert extract_value(element, "call me on 020 7946 09", whole_answer=True) == "020 7946 09"
+
+
+def test_amounts_and_numbers_in_words():
+    assert extract_value(Element(name="m", format="money"), "twenty thousand dollars") == "20000.00"
+    assert extract_value(Element(name="m", format="money"), "five hundred", whole_answer=True) == "500.00"
+    assert extract_value(Element(name="n", format="number"), "two bags", whole_answer=True) == "2"
+    assert extract_value(Element(name="m", format="money"), "one gold card please") is None  # no amount said
