@@ -70,6 +70,11 @@ class PlannerOrchestrator:
         self._intent_names = {i.name for i in spec.intents}
 
     @property
+    def classifier(self) -> IntentClassifier:
+        """The fitted intent classifier (kept for callers that used the attribute)."""
+        return self.matcher.classifier
+
+    @property
     def matcher(self) -> IntentMatcher:
         """Built on first use: an orchestrator that never classifies (S3) never loads the embeddings."""
         if self._matcher is None:
