@@ -14,8 +14,8 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 
 # Requirements first, so code changes do not reinstall them.
-COPY requirements/base.txt requirements/base.txt
-RUN pip install -r requirements/base.txt
+COPY requirements/base.txt requirements/nlu.txt requirements/
+RUN pip install -r requirements/base.txt && pip install --no-deps -r requirements/nlu.txt
 
 COPY . .
 RUN python manage.py collectstatic --noinput \

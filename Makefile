@@ -12,6 +12,7 @@ $(BIN)/python:
 
 install: $(BIN)/python
 	$(BIN)/pip install --quiet -r requirements/base.txt
+	$(BIN)/pip install --quiet --no-deps -r requirements/nlu.txt
 
 install-dev: install
 	$(BIN)/pip install --quiet -r requirements/dev.txt

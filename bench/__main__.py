@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from . import editor, learning, nestful, planning, simulation, turns, validation
+from . import editor, learning, nestful, nlu, planning, simulation, turns, validation
 
 
 def _planning(chosen: argparse.Namespace, rest: list[str]) -> None:
@@ -31,6 +31,7 @@ PARTS: dict[str, Callable[[argparse.Namespace, list[str]], None]] = {
     "learning": _learning,  # the learner against the scenarios' answer keys
     "nestful": lambda chosen, rest: nestful.run(chosen),
     "editor": lambda chosen, rest: editor.main(chosen),  # the editor page on generated catalogs
+    "nlu": lambda chosen, rest: nlu.main([]),  # intent accuracy on held-out phrasings, time per utterance
 }
 
 options = argparse.ArgumentParser(add_help=False)  # --help goes on to the planning part

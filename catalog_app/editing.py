@@ -120,17 +120,18 @@ def _with_elements(spec: CatalogSpec, inputs: Iterable[str], outputs: Iterable[s
 def element_added(
     spec: CatalogSpec, *, name: str, description: str = "", parent: str | None = None,
     sensitive: bool = False, askable: bool = True, format: str | None = None,
+    question: str | None = None, label: str | None = None,
 ) -> CatalogSpec:
     element = Element(name=name, description=description, parent=parent or None, sensitive=sensitive,
-                      askable=askable, format=format or None)
+                      askable=askable, format=format or None, question=question or None, label=label or None)
     return spec.model_copy(update={"elements": spec.elements + (element,)})
 
 
 def element_updated(spec: CatalogSpec, *, name: str, new_name: str | None = None, **changes: Any) -> CatalogSpec:
     """Change the given fields of an element (the others stay); a new name is carried to every use."""
-    _only(changes, ("description", "parent", "sensitive", "askable", "format"))
+    _only(changes, ("description", "parent", "sensitive", "askable", "format", "question", "label"))
     i = _position(spec.elements, name, "element")
-    cleaned = {k: (v or None) if k in ("parent", "format") else v for k, v in changes.items()}
+    cleaned = {k: (v or None) if k in ("parent", "format", "question", "label") else v for k, v in changes.items()}
     spec = spec.model_copy(update={"elements": _replace(spec.elements, i, spec.elements[i].model_copy(update=cleaned))})
     if new_name and new_name != name:
         if new_name in {e.name for e in spec.elements}:
@@ -229,7 +230,7 @@ def element_removed(spec: CatalogSpec, *, name: str) -> CatalogSpec:
 def skill_added(
     spec: CatalogSpec, *, name: str, description: str = "", endpoint: str = "sim:", max_retries: int = 1,
     cost: int | None = None, preview: str | None = None, inputs: tuple[str, ...] = (),
-    outputs: tuple[str, ...] = (), failure: bool = True,
+    outputs: tuple[str, ...] = (), failure: bool = True, effects: str = "none",
 ) -> CatalogSpec:
     """A skill with one mode: `inputs -> success(outputs)`, and a failure outcome unless declined."""
     n = len(spec.skills)
@@ -239,14 +240,15 @@ def skill_added(
     if failure:
         outcomes += (Outcome(name="failure"),)
     skill = Skill(name=name, description=description, endpoint=endpoint or "sim:", max_retries=max_retries,
-                  cost=cost, preview=preview or None, modes=(Mode(inputs=tuple(inputs), outcomes=outcomes),))
+                  cost=cost, preview=preview or None, effects=effects,
+                  modes=(Mode(inputs=tuple(inputs), outcomes=outcomes),))
     spec = _with_elements(spec, inputs, outputs)
     return spec.model_copy(update={"skills": spec.skills + (skill,)})
 
 
 def skill_updated(spec: CatalogSpec, *, name: str, new_name: str | None = None, **changes: Any) -> CatalogSpec:
     """Change the given fields of a skill; a new name is carried to the intents that name it."""
-    _only(changes, ("description", "endpoint", "max_retries", "cost", "preview"))
+    _only(changes, ("description", "endpoint", "max_retries", "cost", "preview", "effects"))
     i = _position(spec.skills, name, "skill")
     renamed = new_name or name
     if renamed != name and renamed in {s.name for s in spec.skills}:

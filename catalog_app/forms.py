@@ -126,6 +126,10 @@ class ElementForm(StudioForm):
     format_detail = forms.CharField(required=False, max_length=900, label="Pattern or allowed values",
                                     help_text="For a pattern, a regular expression; for a list, values "
                                               "separated by | (standard|gold).")
+    question = forms.CharField(required=False, max_length=500, label="The question to ask",
+                               help_text="e.g. What size should the pizza be? Empty: built from the description.")
+    label = forms.CharField(required=False, max_length=200, label="Its name in a sentence",
+                            help_text="e.g. the pizza size, your phone number. Empty: the description.")
 
     def __init__(self, *args: Any, spec: CatalogSpec, current: str | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -159,6 +163,8 @@ class ElementForm(StudioForm):
             "sensitive": data.get("sensitive", False),
             "askable": data.get("askable", False),
             "format": f"{kind}:{detail}" if kind in ("regex", "enum") else (kind or None),
+            "question": (data.get("question") or "").strip() or None,
+            "label": (data.get("label") or "").strip() or None,
         }
 
     @staticmethod
@@ -167,7 +173,7 @@ class ElementForm(StudioForm):
         kind, _, detail = fmt.partition(":")
         return {"name": element.name, "description": element.description, "parent": element.parent or "",
                 "askable": element.askable, "sensitive": element.sensitive, "format_kind": kind,
-                "format_detail": detail}
+                "format_detail": detail, "question": element.question or "", "label": element.label or ""}
 
 
 # --- skills ---------------------------------------------------------------------------------------
@@ -184,11 +190,15 @@ class SkillForm(StudioForm):
                                                "stops counting on this skill.")
     cost = _cost_field("Cost", "Leave empty for the catalog's skill cost. The planner prefers cheaper plans.",
                        required=False)
+    changes_world = forms.BooleanField(required=False, label="Changes things (submits, publishes, creates)",
+                                       help_text="The assistant asks before calling it off the route a request "
+                                                 "named.")
 
     def spec_values(self) -> dict[str, Any]:
         data = dict(self.cleaned_data)
         data["name"] = data["name"].strip()
         data["endpoint"] = (data.get("endpoint") or "").strip() or "sim:"
+        data["effects"] = "world" if data.pop("changes_world", False) else "none"
         return data
 
 

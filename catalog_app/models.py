@@ -128,6 +128,8 @@ class Element(models.Model):
     sensitive = models.BooleanField(default=False)
     askable = models.BooleanField(default=True)
     format = models.CharField(max_length=1000, blank=True)
+    question = models.CharField(max_length=500, blank=True)  # how the assistant asks for it
+    label = models.CharField(max_length=200, blank=True)  # how sentences name it
 
     class Meta:
         ordering = ("version_id", "position")
@@ -152,6 +154,7 @@ class Skill(models.Model):
     simulation = models.TextField(blank=True)
     # How an imported HTTP API operation is called (the engine's HttpBinding), as JSON text too.
     http = models.TextField(blank=True)
+    effects = models.CharField(max_length=10, default="none")  # "world": changes things, confirmed off-route
 
     class Meta:
         ordering = ("version_id", "position")
@@ -167,6 +170,7 @@ class Mode(models.Model):
     # Blank: unnamed in the spec (the engine calls it m1, m2, ... by position).
     name = models.CharField(max_length=MAX_NAME, blank=True)
     inputs = models.ManyToManyField(Element, through="ModeInput", related_name="input_of")
+    effects = models.CharField(max_length=10, blank=True)  # blank: the skill's
 
     class Meta:
         ordering = ("skill_id", "position")

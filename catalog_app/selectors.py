@@ -130,6 +130,8 @@ def _element_spec(row: Element) -> schema.Element:
         sensitive=row.sensitive,
         askable=row.askable,
         format=row.format or None,
+        question=row.question or None,
+        label=row.label or None,
     )
 
 
@@ -143,6 +145,7 @@ def _skill_spec(row: Skill) -> schema.Skill:
         preview=row.preview,
         simulation=schema.Simulation.model_validate_json(row.simulation) if row.simulation else None,
         http=schema.HttpBinding.model_validate_json(row.http) if row.http else None,
+        effects=row.effects or "none",
         modes=tuple(_mode_spec(m) for m in row.modes.all()),
     )
 
@@ -150,6 +153,7 @@ def _skill_spec(row: Skill) -> schema.Skill:
 def _mode_spec(row: Mode) -> schema.Mode:
     return schema.Mode(
         name=row.name or None,
+        effects=row.effects or None,
         inputs=tuple(link.element.name for link in row.input_links.all()),
         outcomes=tuple(
             schema.Outcome(name=o.name, outputs=tuple(link.element.name for link in o.output_links.all()))

@@ -226,6 +226,8 @@ def _rows_create(version: CatalogVersion, spec: CatalogSpec) -> None:
             sensitive=e.sensitive,
             askable=e.askable,
             format=e.format or "",
+            question=e.question or "",
+            label=e.label or "",
         )
         for i, e in enumerate(spec.elements)
     ]
@@ -241,6 +243,7 @@ def _rows_create(version: CatalogVersion, spec: CatalogSpec) -> None:
             preview=s.preview,
             simulation=s.simulation.model_dump_json(exclude_defaults=True) if s.simulation else "",
             http=s.http.model_dump_json(exclude_defaults=True) if s.http else "",
+            effects=s.effects,
         )
         for i, s in enumerate(spec.skills)
     ]
@@ -277,7 +280,7 @@ def _rows_create(version: CatalogVersion, spec: CatalogSpec) -> None:
 
 def _modes_create(skills: list[Skill], spec: CatalogSpec, by_name: dict[str, Element]) -> None:
     modes = [
-        (Mode(skill=row, position=k, name=m.name or ""), m)
+        (Mode(skill=row, position=k, name=m.name or "", effects=m.effects or ""), m)
         for row, s in zip(skills, spec.skills, strict=True)
         for k, m in enumerate(s.modes)
     ]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import catalogs, editor, graph, tools, versions
+from .views import catalogs, editor, graph, intent_try, tools, versions
 
 app_name = "catalog"
 
@@ -57,4 +57,9 @@ urlpatterns = [
     _edit("intents/<str:name>/", "intent_update"),
     _edit("intents/<str:name>/delete/", "intent_delete"),
     _edit("settings/", "settings_update"),
+]
+
+# --- issue #11: the studio's intent tester ---
+urlpatterns += [
+    path("catalogs/<slug:slug>/try-intent/", intent_try.intent_try_fragment, name="intent_try"),
 ]

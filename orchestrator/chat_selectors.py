@@ -16,7 +16,7 @@ from catalog_app.planning import version_planner
 from catalog_app.selectors import version_spec
 from orchestrator.engine.errors import UnknownName
 from orchestrator.engine.runtime.explain import how_item, how_text, what, why
-from orchestrator.engine.runtime.masking import MASK, mask_data, sensitive_values
+from orchestrator.engine.runtime.masking import MASK, scrubber_for, sensitive_values
 
 from .models import Assistant, ChatSession, TraceKind
 from .session_vault import state_open, state_or_empty
@@ -121,8 +121,8 @@ def session_debug(*, session: ChatSession) -> dict[str, Any]:
         "executions": [event["data"] for event in trace if event["kind"] == TraceKind.EXECUTION],
         "shares": [event["data"] for event in trace if event["kind"] == TraceKind.SHARE],
     }
-    # History inputs and outputs, and anything else that repeats a value, are masked too.
-    return mask_data(debug, values)
+    # History inputs and outputs, free-text values, anything that repeats a value: scrubbed too.
+    return scrubber_for(spec, state, extra=values).data(debug)
 
 
 ExplainKind = Literal["what", "how", "why"]
@@ -147,4 +147,4 @@ def session_explain(*, session: ChatSession, kind: ExplainKind, element: str | N
             body = {"kind": "how", "element": element, "text": how_text(item), "item": item.as_dict()}
         else:
             body = {"kind": "why", **why(spec, state, element).as_dict()}
-    return mask_data(body, sensitive_values(spec, state))
+    return scrubber_for(spec, state).data(body)

@@ -21,7 +21,7 @@ from django.db import transaction
 from catalog_app.models import CatalogVersion, VersionStatus, Workspace
 from orchestrator.engine.catalog.spec import CatalogSpec
 from orchestrator.engine.errors import ConcertoError, Issue, SpecError
-from orchestrator.engine.runtime.masking import mask_data, mask_text, sensitive_values
+from orchestrator.engine.runtime.masking import Scrubber, mask_text, scrubber_for, sensitive_values
 from orchestrator.engine.runtime.nlu import control_act
 from orchestrator.engine.runtime.session import SessionState
 from orchestrator.engine.runtime.turns import TurnLog
@@ -130,7 +130,7 @@ def session_create(*, assistant: Assistant) -> tuple[ChatSession, list[dict[str,
     replies = [reply_with_hints(runtime.spec, reply.as_dict()) for reply in runtime.bot.greet()]
     session.message_count = len(replies)
     session.save()
-    Message.objects.bulk_create(_assistant_messages(session, 0, replies, []))
+    Message.objects.bulk_create(_assistant_messages(session, 0, replies, None))
     return session, replies
 
 
@@ -195,11 +195,12 @@ def message_post(*, session_id: uuid.UUID | str, text: str, client_id: str = "")
     values = list(dict.fromkeys(before + sensitive_values(runtime.spec, state)))
     if hidden and mask_text(text, values) == text:
         values.append(text)  # an unread answer to a sensitive question: hidden whole
+    scrub = scrubber_for(runtime.spec, state, extra=values)
     replies = [reply_with_hints(runtime.spec, reply.as_dict()) for reply in log.replies]
     user = Message(session=session, position=position, role=MessageRole.USER, kind="user",
-                   text=mask_text(text, values), data={}, client_id=client_id)
-    Message.objects.bulk_create([user, *_assistant_messages(session, position + 1, replies, values)])
-    _record_trace(session, position, log, values)
+                   text=scrub.text(text), data={}, client_id=client_id)
+    Message.objects.bulk_create([user, *_assistant_messages(session, position + 1, replies, scrub)])
+    _record_trace(session, position, log, scrub)
     session.state = state_seal(state)
     session.message_count = position + 1 + len(replies)
     session.save(update_fields=["state", "message_count", "trace_count", "updated_at"])
@@ -219,15 +220,16 @@ def _answer_hidden(spec: CatalogSpec, state: SessionState, text: str) -> bool:
 
 
 def _assistant_messages(session: ChatSession, start: int, replies: list[dict[str, Any]],
-                        values: list[str]) -> list[Message]:
+                        scrub: Scrubber | None) -> list[Message]:
     return [
         Message(session=session, position=start + offset, role=MessageRole.ASSISTANT, kind=reply["kind"],
-                text=mask_text(reply["text"], values), data=mask_data(reply, values))
+                text=scrub.text(reply["text"]) if scrub else reply["text"],
+                data=scrub.data(reply) if scrub else reply)
         for offset, reply in enumerate(replies)
     ]
 
 
-def _record_trace(session: ChatSession, turn: int, log: TurnLog, values: list[str]) -> None:
+def _record_trace(session: ChatSession, turn: int, log: TurnLog, scrub: Scrubber) -> None:
     """Plans, skill calls and shares of one turn (`turn`: the position of the user's message).
 
     The engine's log keeps the order within each kind, not across kinds, so they are stored
@@ -244,7 +246,7 @@ def _record_trace(session: ChatSession, turn: int, log: TurnLog, values: list[st
     start = session.trace_count
     session.trace_count += len(events)
     TraceEvent.objects.bulk_create(
-        TraceEvent(session=session, position=start + offset, kind=kind, data=mask_data({"turn": turn, **data}, values))
+        TraceEvent(session=session, position=start + offset, kind=kind, data=scrub.data({"turn": turn, **data}))
         for offset, (kind, data) in enumerate(events)
     )
     ShareAudit.objects.bulk_create(

@@ -37,6 +37,8 @@ class ElementNode:
     children: list[ElementNode] = field(default_factory=list)
     form: forms.Form | None = None
     depth: int = 0  # in a flat list of the tree (the editor's pages): how far down the tree it is
+    asked: str = ""  # how the assistant asks for it, as the user will read it
+    named: str = ""  # how a sentence names it
 
     @property
     def name(self) -> str:  # a node is found, searched and paged by its element's name

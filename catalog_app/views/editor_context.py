@@ -17,6 +17,7 @@ from orchestrator.engine.catalog import spec as schema
 from orchestrator.engine.catalog.lint import LintItem, lint_catalog
 from orchestrator.engine.errors import ConcertoError
 from orchestrator.engine.planning.pddl import domain_text, problem_text
+from orchestrator.engine.runtime.replies import Wording
 
 from .. import forms as studio_forms
 from .. import history
@@ -123,7 +124,8 @@ class EditorForms:
         name = skill.name
         return self.form(f"skill-{name}", lambda: studio_forms.SkillForm(prefix=f"skill-{name}", initial={
             "name": name, "description": skill.description, "endpoint": skill.endpoint,
-            "max_retries": skill.max_retries, "cost": skill.cost}), self.url("skill_update", name))
+            "max_retries": skill.max_retries, "cost": skill.cost, "changes_world": skill.effects == "world"}),
+            self.url("skill_update", name))
 
     def new_mode(self, skill: schema.Skill) -> forms.Form:
         name = skill.name
@@ -192,7 +194,10 @@ def element_listing(
     nodes = list(_depth_first(element_tree(spec.elements))) if not query.strip() else [
         ElementNode(e) for e in spec.elements]
     found = listing("elements", nodes, query, page, showing)
-    for node in found.items:
+    words = Wording(spec)
+    for node in found.items:  # only the page shown is worded
+        node.asked = words.question(node.name) if node.element.askable else ""
+        node.named = f"To continue I need to share {words.element(node.name)} with ..."
         if made and made.failed(f"element-{node.name}"):
             node.form = made.element(node.element)
     return found

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+import re2
+
 from ..errors import Issue
 from .documents import text_faults
 from .endpoints import endpoint_refusal
@@ -50,10 +52,16 @@ def check_format(fmt: str, path: str) -> list[Issue]:
     if fmt in FORMAT_KINDS:
         return []
     if fmt.startswith("regex:"):
+        pattern = fmt.removeprefix("regex:")
         try:
-            re.compile(fmt.removeprefix("regex:"))
+            re.compile(pattern)
         except re.error as exc:
             return [Issue(path, f"invalid regular expression: {exc}")]
+        try:  # chat messages are matched by RE2 (linear time): no backreferences or look-around
+            re2.compile(pattern)
+        except re2.error as exc:
+            return [Issue(path, f"regular expression not supported by the linear-time engine (RE2): {exc}; "
+                                "backreferences and look-around are not available")]
         return []
     if fmt.startswith("enum:"):
         values = [v for v in fmt.removeprefix("enum:").split("|") if v.strip()]

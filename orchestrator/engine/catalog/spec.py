@@ -25,8 +25,10 @@ class Element(_Strict):
     parent: str | None = None
     sensitive: bool = False
     askable: bool = True
-    # email | number | money | date | regex:<pattern> | enum:<a>|<b>|...
+    # email | number | money | date | phone | regex:<pattern> | enum:<a>|<b>|...
     format: str | None = None
+    question: str | None = None  # how the assistant asks for it: "What size should the pizza be?"
+    label: str | None = None  # how sentences name it: "your phone number", "the pizza size"
 
 
 class Outcome(_Strict):
@@ -40,6 +42,7 @@ class Mode(_Strict):
     name: str | None = None
     inputs: tuple[str, ...] = ()
     outcomes: tuple[Outcome, ...] = Field(min_length=1)
+    effects: Literal["none", "world"] | None = None  # None: the skill's own `effects`
 
 
 class SimRule(_Strict):
@@ -106,6 +109,9 @@ class HttpBinding(_Strict):
 class Skill(_Strict):
     name: str
     description: str = ""
+    # "world": calling it changes something outside the conversation (submits, publishes, creates);
+    # the assistant asks before such a call that the user did not agree to.
+    effects: Literal["none", "world"] = "none"
     endpoint: str = "sim:"
     max_retries: int = Field(default=1, ge=0, le=100)
     cost: int | None = Field(default=None, ge=0, le=10_000)
@@ -121,6 +127,10 @@ class Skill(_Strict):
     def mode(self, name: str) -> Mode:
         """The mode called `name` (a default name such as `m2` included)."""
         return self.modes[self.mode_names().index(name)]
+
+    def changes_world(self, mode: str) -> bool:
+        """Does calling this mode change something outside the conversation (submit, publish, create)?"""
+        return (self.mode(mode).effects or self.effects) == "world"
 
 
 def done_ref(ref: str) -> tuple[str, str]:

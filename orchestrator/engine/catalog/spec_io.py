@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
+import yaml
 from pydantic import ValidationError
 
 from ..errors import Issue, SpecError

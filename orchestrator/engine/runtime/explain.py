@@ -95,11 +95,24 @@ def landmark_elements(planner: Planner, state: SessionState, frame: GoalFrame) -
     return [arg for pred, arg in found if pred == "known"]
 
 
+def _calls_text(spec: CatalogSpec, records: list[Execution]) -> str:
+    """ "credit check with your social security number (scored)": what each call took and how it ended."""
+    words = Wording(spec)
+    parts = []
+    for record in records:
+        took = " and ".join(words.element(x) for x in (record.args or list(record.inputs)))
+        parts.append(f"{record.skill.replace('_', ' ')}{f' with {took}' if took else ''} "
+                     f"({record.outcome.replace('_', ' ')})")
+    return "; ".join(parts)
+
+
 def what(spec: CatalogSpec, planner: Planner, state: SessionState) -> WhatSummary:
     words = Wording(spec)
     frame = _goal_frame(state)
-    if frame is None or not state.history:
+    if not state.history and (frame is None or not state.memory):
         return WhatSummary(None, [], "I have not done anything for you yet.")
+    if frame is None:  # a request that was refused, stopped or failed: the calls still happened
+        return WhatSummary(None, [], f"I used {_calls_text(spec, state.history)}.")
     goal = words.goal(frame.intent, frame.goal)
     collected = [x for x in landmark_elements(planner, state, frame) if x in state.memory]
     collected.sort(key=lambda x: state.memory[x].seq)
@@ -113,18 +126,29 @@ def what(spec: CatalogSpec, planner: Planner, state: SessionState) -> WhatSummar
             groups.append((source, [item.label]))
     parts = [f"{' and '.join(labels)} ({source})" for source, labels in groups]
     text = f"To {goal}, I collected " + ("; ".join(parts) if parts else "nothing yet") + "."
+    chain = {record.step for record in _chain(spec, state, frame)}
+    others = [r for r in state.history if r.step not in chain and not any(i.skill == r.skill for i in items)]
+    if others:  # calls of a request that was refused or failed, or missteps: said, never hidden
+        text += f" I also used {_calls_text(spec, others)}."
     return WhatSummary(frame.intent, items, text)
 
 
 # --- Why? ----------------------------------------------------------------------------------------
 
 def _chain(spec: CatalogSpec, state: SessionState, frame: GoalFrame) -> list[Execution]:
-    """The calls that contributed to the goal, by regression from it: (s - outputs) | inputs."""
+    """The calls that contributed to the goal, by regression from it: (s - outputs) | inputs.
+
+    A goal to run a skill ("submit_credit_card.apply done") is regressed from the last call that ran
+    it, as a goal to know a value is from the value."""
     onto = Ontology(spec.elements)  # a goal on `document` is met by a known `passport`
     regressed = {x for g in frame.goal.known for x in onto.subtree(g) if x in state.memory}
+    wanted = [ref.partition(".") for ref in frame.goal.done]
     chain = []
     for record in reversed(state.history):
-        if not set(record.outputs) & regressed:
+        runs = any(record.skill == skill and (not mode or record.mode == mode) for skill, _, mode in wanted)
+        if runs:
+            wanted = [w for w in wanted if not (record.skill == w[0] and (not w[2] or record.mode == w[2]))]
+        elif not set(record.outputs) & regressed:
             continue  # a misstep, or a call for something else: no reason for anything
         chain.append(record)
         regressed = (regressed - set(record.outputs)) | set(record.args or record.inputs)
@@ -156,7 +180,7 @@ def why(spec: CatalogSpec, state: SessionState, element: str) -> WhyAnswer:
     label = words.element(element)
     chained = chained_explanation(spec, state, element)
     if frame is None:
-        return WhyAnswer(element, None, None, [], f"I have not used {label} for anything yet.", chained)
+        return _used_for(spec, state, element, None, chained)
     goal = words.goal(frame.intent, frame.goal)
     chain = _chain(spec, state, frame)
     for index, record in enumerate(chain):
@@ -166,6 +190,9 @@ def why(spec: CatalogSpec, state: SessionState, element: str) -> WhyAnswer:
             for number, step in enumerate(rest):
                 gave = " and ".join(words.element(x) for x in step.outputs)
                 name = step.skill.replace("_", " ")
+                if not gave:  # a goal to run the skill: it gave nothing to pass on
+                    text += "" if number == 0 else f"; then I used {name}"
+                    continue
                 text += f", which gave me {gave}" if number == 0 else f"; then {name} gave me {gave}"
             text += f". That is what it took to {goal}."
             return WhyAnswer(element, frame.intent, record, rest, text, chained)
@@ -177,7 +204,21 @@ def why(spec: CatalogSpec, state: SessionState, element: str) -> WhyAnswer:
                      or f", {element})" in line), None)
     if upcoming is not None:
         return WhyAnswer(element, frame.intent, None, chain, f"I need {label} for the next steps to {goal}.")
-    return WhyAnswer(element, frame.intent, None, chain, f"I have not used {label} for anything yet.")
+    return _used_for(spec, state, element, frame.intent, chained)
+
+
+def _used_for(spec: CatalogSpec, state: SessionState, element: str, goal: str | None,
+              chained: ChainedExplanation | None) -> WhyAnswer:
+    """Outside the goal's chain (a request that was refused or failed): the calls that took the value."""
+    words = Wording(spec)
+    label = words.element(element)
+    used = [r for r in state.history if element in (r.args or list(r.inputs))]
+    if not used:
+        return WhyAnswer(element, goal, None, [], f"I have not used {label} for anything yet.", chained)
+    first = used[0]
+    gave = " and ".join(words.element(x) for x in first.outputs)
+    text = f"I needed {label} for {words.skill(first.skill)}" + (f", which gave me {gave}." if gave else ".")
+    return WhyAnswer(element, goal, first, used, text, chained)
 
 
 # --- Chained explanations ------------------------------------------------------------------------

@@ -9,12 +9,19 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Protocol
+from functools import lru_cache
+from typing import Any, Protocol
+
+import number_parser
+import phonenumbers
+import re2
+from rapidfuzz import fuzz
 
 from ..catalog.spec import CatalogSpec, Element
+from .acts import control_act as control_act  # control acts live in acts.py; importable from here too
 
 STOPWORDS = frozenset(
     "a an the i i'd i'm me my to for of and or please can could would like want need some is it be do you "
@@ -43,7 +50,9 @@ class IntentGuess:
 
 
 class IntentClassifier(Protocol):
-    def fit(self, examples: dict[str, Sequence[str]]) -> None: ...
+    # `context`: the catalog's own words about each intent (descriptions), for classifiers that use them.
+    def fit(self, examples: Mapping[str, Sequence[str]], context: Mapping[str, Sequence[str]] | None = None) -> None:
+        ...
 
     def rank(self, utterance: str) -> list[IntentGuess]: ...
 
@@ -55,7 +64,8 @@ class TfidfClassifier:
         self.idf: dict[str, float] = {}
         self.vectors: list[tuple[str, dict[str, float]]] = []
 
-    def fit(self, examples: dict[str, Sequence[str]]) -> None:
+    def fit(self, examples: Mapping[str, Sequence[str]], context: Mapping[str, Sequence[str]] | None = None) -> None:
+        # Descriptions are left out: TF-IDF would match their filler words ("the", "your") too eagerly.
         docs = [(intent, Counter(tokens(text))) for intent, texts in examples.items() for text in texts]
         df = Counter(word for _, counts in docs for word in counts)
         n = len(docs)
@@ -76,34 +86,29 @@ class TfidfClassifier:
         return sorted((IntentGuess(i, s) for i, s in best.items()), key=lambda g: -g.score)
 
 
-# Control acts: the conversation's own moves, the same for every catalog.
-CONTROL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("stop", re.compile(r"^\s*(stop|cancel|never ?mind|forget it|quit|abort)\b", re.I)),
-    ("what", re.compile(r"\bwhat (did|have) you (do|done)\b|\bsummar", re.I)),
-    ("how", re.compile(r"\bhow did you (get|find|know|obtain)\b", re.I)),
-    ("why", re.compile(r"\bwhy did you (need|ask|want|use)\b|\bwhy\b.*\?", re.I)),
-    ("help", re.compile(r"^\s*(help|what can you do)\b", re.I)),
-    ("yes", re.compile(r"^\s*(yes|yeah|yep|sure|ok(ay)?|go ahead|i agree|agreed|of course)\b", re.I)),
-    ("no", re.compile(r"^\s*(no|nope|nah|i don'?t|do not|don'?t|i disagree|rather not)\b", re.I)),
-)
-
-DONT_KNOW = re.compile(r"\b(don'?t|do not) (know|have|remember)\b|\bno idea\b|\bcan'?t (tell|give|find)\b", re.I)
-
-
-def control_act(utterance: str) -> str | None:
-    for act, pattern in CONTROL_PATTERNS:
-        if pattern.search(utterance):
-            return act
-    return None
-
-
 def mentioned_element(utterance: str, spec: CatalogSpec) -> str | None:
-    """The element a "how"/"why" question is about: its name or description words in the text."""
-    text = utterance.lower().replace("_", " ")
-    for element in sorted(spec.elements, key=lambda e: -len(e.name)):
-        if element.name.replace("_", " ") in text:
-            return element.name
-    return None
+    """The element a "how"/"why" question is about: the one whose name, label or description is said
+    at greatest length ("my email address" is the e-mail, not the postal address)."""
+    text = f" {' '.join(TOKEN.findall(utterance.lower().replace('_', ' ')))} "
+    best: tuple[int, str] | None = None
+    for element in spec.elements:
+        for phrase in _phrases(element):
+            if f" {phrase} " in text and (best is None or len(phrase) > best[0]):
+                best = (len(phrase), element.name)
+    return best[1] if best else None
+
+
+DETERMINER = re.compile(r"^(?:your|the|a|an|my|our|their)\s+")
+
+
+def _phrases(element: Element) -> list[str]:
+    names = [element.name.replace("_", " "), element.label or "", element.description]
+    phrases = []
+    for name in names:
+        words = " ".join(TOKEN.findall(name.lower()))
+        if words:
+            phrases += [words, DETERMINER.sub("", words)]
+    return [p for p in dict.fromkeys(phrases) if p]
 
 
 # --- Values by format -------------------------------------------------------------------------------
@@ -113,6 +118,8 @@ MONEY = re.compile(r"(?<![\w.])\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s?
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
 ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 PHONE = re.compile(r"\+?\d[\d\s().-]{6,}\d")
+DEFAULT_REGION = "US"  # for numbers written without a country code
+ENUM_CLOSENESS = 80  # rapidfuzz ratio: "platnum" and "platinium" are platinum, "good" is not "gold"
 MULTIPLIERS = {"k": 1_000, "thousand": 1_000, "m": 1_000_000, "million": 1_000_000}
 
 
@@ -127,22 +134,19 @@ def extract_value(element: Element, utterance: str, whole_answer: bool = False) 
         match = EMAIL.search(utterance)
         return match.group(0).lower() if match else None
     if fmt == "money":
-        return _money(utterance, need_unit=not whole_answer)
+        return _money(utterance, need_unit=not whole_answer) or _money(_in_digits(utterance),
+                                                                       need_unit=not whole_answer)
     if fmt == "number":
-        match = NUMBER.search(utterance)
+        match = NUMBER.search(utterance) or NUMBER.search(_in_digits(utterance))
         return match.group(0) if match else None
     if fmt == "date":
         return _date(utterance)
     if fmt == "phone":
-        match = PHONE.search(utterance)
-        return re.sub(r"[^\d+]", "", match.group(0)) if match else None
+        return _phone(utterance)
     if fmt.startswith("regex:"):
         return _regex(fmt.removeprefix("regex:"), utterance)
     if fmt.startswith("enum:"):
-        options = [o.strip() for o in fmt.removeprefix("enum:").split("|") if o.strip()]
-        words = set(TOKEN.findall(utterance.lower()))
-        found = [o for o in options if o.lower() in words]
-        return found[0] if len(found) == 1 else None
+        return _enum(enum_options(fmt), utterance, close=whole_answer)
     return utterance.strip() if whole_answer and utterance.strip() else None
 
 
@@ -162,6 +166,20 @@ def _money(utterance: str, need_unit: bool) -> str | None:
     return None
 
 
+NUMBER_WORD = re.compile(r"\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
+                         r"|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty"
+                         r"|sixty|seventy|eighty|ninety|hundred)\b", re.I)
+
+
+def _in_digits(utterance: str) -> str:
+    """ "twenty thousand dollars" -> "20000 dollars" (number-parser), when words spell a number.
+
+    Its output for fractions ("one point five") is not a number we can read, so those are left alone."""
+    if not NUMBER_WORD.search(utterance) or re.search(r"\bpoint\b", utterance, re.I):
+        return utterance
+    return number_parser.parse(utterance)
+
+
 def _date(utterance: str) -> str | None:
     match = ISO_DATE.search(utterance)
     if not match:
@@ -172,14 +190,63 @@ def _date(utterance: str) -> str | None:
         return None
 
 
+@lru_cache(maxsize=512)
+def _linear(pattern: str) -> tuple[Any, Any]:
+    """A catalog pattern compiled by RE2, whose matching time is linear in the text: an analyst's
+    `^(a+)+$` cannot hang a turn on a crafted message. RE2 has no look-around, so the "not inside a
+    longer word" guard is a plain group around the value."""
+    core = pattern.removeprefix("^").removesuffix("$")
+    return re2.compile(pattern), re2.compile(rf"(?:^|[^\w-])({core})(?:$|[^\w-])")
+
+
 def _regex(pattern: str, utterance: str) -> str | None:
     # Patterns are written for the whole value (`^...$`); look for it inside the utterance too.
-    core = pattern.removeprefix("^").removesuffix("$")
-    whole = re.fullmatch(pattern, utterance.strip())
+    try:
+        whole_pattern, inside = _linear(pattern)
+    except re2.error:  # checked when the catalog is saved; an old one may hold a pattern RE2 rejects
+        return None
+    whole = whole_pattern.fullmatch(utterance.strip())
     if whole:
         return whole.group(0)
-    match = re.search(rf"(?<![\w-])(?:{core})(?![\w-])", utterance)
-    return match.group(0) if match else None
+    match = inside.search(utterance)
+    if match is None:
+        return None
+    start, end = match.span(1)
+    # A number the pattern cuts short ("+44 20 7946| 0958" under a 12-character limit) is no value:
+    # storing the piece would be worse than asking again.
+    if CONTINUES.match(utterance, end) and match.group(1)[-1:].isdigit():
+        return None
+    if start >= 2 and CONTINUED.fullmatch(utterance, start - 2, start) and match.group(1)[:1].isdigit():
+        return None
+    return match.group(1)
+
+
+CONTINUES = re.compile(r"[\s.\-/]\d")
+CONTINUED = re.compile(r"\d[\s.\-/]")
+
+
+def _phone(utterance: str) -> str | None:
+    """The first phone number in the text, in E.164 (`+442079460958`), read by libphonenumber."""
+    for match in phonenumbers.PhoneNumberMatcher(utterance, DEFAULT_REGION, leniency=phonenumbers.Leniency.POSSIBLE):
+        return phonenumbers.format_number(match.number, phonenumbers.PhoneNumberFormat.E164)
+    match = PHONE.search(utterance)
+    return re.sub(r"[^\d+]", "", match.group(0)) if match else None
+
+
+def enum_options(fmt: str) -> list[str]:
+    return [o.strip() for o in fmt.removeprefix("enum:").split("|") if o.strip()]
+
+
+def _enum(options: list[str], utterance: str, close: bool) -> str | None:
+    """The one option named; in an answer to the question, a close spelling counts ("platnum")."""
+    words = TOKEN.findall(utterance.lower())
+    found = [o for o in options if o.lower() in set(words)]
+    if not found and close:
+        found = list(dict.fromkeys(
+            o for o in options for w in words
+            if len(w) >= 3 and fuzz.ratio(w, o.lower()) >= ENUM_CLOSENESS
+        ))
+    return found[0] if len(found) == 1 else None
 
 
 def valid_value(element: Element, value: str) -> bool:
@@ -190,23 +257,62 @@ def valid_value(element: Element, value: str) -> bool:
 CLAUSE = re.compile(r",(?!\d{3}\b)|[;!?]|\.\s|\band\b|\bbut\b", re.I)  # not the comma of "30,000"
 
 
-def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = ()) -> dict[str, str]:
-    """Values the user volunteered, for elements with a format precise enough to spot in free text."""
-    skipped = set(skip)
+def element_words(element: Element) -> set[str]:
+    """The words that name an element in a sentence: its name's parts, its label and description."""
+    text = " ".join((element.name.replace("_", " "), element.label or "", element.description))
+    return set(tokens(text)) - {"your", "the", "a"}
+
+
+def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), asked: str | None = None,
+                   asked_value: str | None = None) -> dict[str, str]:
+    """Values the user volunteered, each bound to the element its clause names.
+
+    A value fitting several elements ("$20,000": income or loan amount) goes to the one its clause
+    names ("my income is ..."), else to the one element still missing that it fits. The element
+    `asked` about keeps `asked_value` and nothing else takes that value: answering "What is your
+    income?" with "92,000 dollars" fills the income, never the loan amount too.
+    """
+    skipped = set(skip) | ({asked} if asked else set())
     candidates = [e for e in spec.elements
                   if e.name not in skipped and e.askable and e.format not in (None, "text", "number")]
     values: dict[str, str] = {}
+    unnamed: list[tuple[str, list[str]]] = []
     for clause in CLAUSE.split(utterance):
         found: dict[str, list[str]] = {}
         for element in candidates:
             value = extract_value(element, clause)
-            if value is not None:
+            if value is not None and value != asked_value:
                 found.setdefault(value, []).append(element.name)
         said = set(tokens(clause))
         for value, names in found.items():
-            if len(names) > 1:
-                # "$20,000" fits income and loan amount alike: the clause's words decide ("a loan of").
-                names = [n for n in names if said & set(tokens(n.replace("_", " ")))]
-            if len(names) == 1 and names[0] not in values:
-                values[names[0]] = value
+            named = [n for n in names if said & element_words(spec.element(n))]
+            if len(named) == 1 and named[0] not in values:
+                values[named[0]] = value
+            elif not named:
+                unnamed.append((value, names))
+    for value, names in unnamed:  # after the named ones: "income is X, and I want Y" gives Y to the other
+        if value in values.values():
+            continue
+        free = [n for n in names if n not in values]
+        if len(free) == 1:
+            values[free[0]] = value
     return values
+
+
+def answer_value(spec: CatalogSpec, element: Element, utterance: str) -> str | None:
+    """The value of an answer to a question about `element`: from the clause that names it, else from
+    the first clause that names no other element ("my income is X and I want Y" answers the amount with Y)."""
+    clauses = CLAUSE.split(utterance)
+    if len(clauses) > 1 and element.format not in (None, "text"):  # free text: the whole answer
+        own = element_words(element)
+        others = [element_words(e) for e in spec.elements if e.name != element.name and e.format == element.format]
+        fitting = [(c, extract_value(element, c, whole_answer=True)) for c in clauses]
+        fitting = [(c, v) for c, v in fitting if v is not None]
+        for clause, value in fitting:
+            if set(tokens(clause)) & own:
+                return value
+        for clause, value in fitting:
+            said = set(tokens(clause))
+            if not any(said & words for words in others):
+                return value
+    return extract_value(element, utterance, whole_answer=True)

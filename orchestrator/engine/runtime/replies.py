@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..catalog.spec import CatalogSpec, Goal, Intent
+from .nlu import enum_options
 
 ReplyKind = Literal["text", "question", "consent", "result", "resumed", "explanation"]
 
@@ -32,6 +33,21 @@ class Reply:
         return body
 
 
+WH_WORDS = frozenset(("what", "which", "how", "when", "where", "who", "why"))
+DETERMINERS = frozenset(("a", "an", "the", "your", "my", "our", "their", "his", "her", "its", "this", "that", "any"))
+
+
+def _lower_first(text: str) -> str:
+    # "Your phone number" reads "your phone number" mid-sentence; "SSN" or "IBAN" stay as written.
+    if len(text) > 1 and text[0].isupper() and not text[1].isupper():
+        return text[0].lower() + text[1:]
+    return text
+
+
+def _or(options: list[str]) -> str:
+    return ", ".join(options[:-1]) + (" or " if len(options) > 1 else "") + options[-1] if options else ""
+
+
 class Wording:
     """Phrases for one catalog: element and skill descriptions, with plain fallbacks."""
 
@@ -39,14 +55,20 @@ class Wording:
         self.spec = spec
 
     def element(self, name: str) -> str:
+        """How a sentence names the element: its label, else its description, else its name."""
         element = self.spec.element(name)
-        return element.description or name.replace("_", " ")
+        return _lower_first(element.label or element.description or name.replace("_", " "))
 
     def skill(self, name: str) -> str:
         """`credit check (asks the credit bureau for ...)`: the name, and what it does."""
         description = self.spec.skill(name).description.rstrip(".")
         label = name.replace("_", " ")
         return f"{label} ({description[:1].lower()}{description[1:]})" if description else label
+
+    def skill_label(self, name: str) -> str:
+        """The skill's name as the subject of a sentence: "Lookup employee"."""
+        label = name.replace("_", " ")
+        return label[:1].upper() + label[1:]
 
     def goal(self, intent: str | None, goal: Goal) -> str:
         if intent is not None:
@@ -57,14 +79,44 @@ class Wording:
         return "get " + " and ".join(parts)
 
     def question(self, name: str) -> str:
+        """The element's own question if the analyst wrote one, else one built to read naturally."""
+        element = self.spec.element(name)
+        options = enum_options(element.format) if (element.format or "").startswith("enum:") else []
+        choices = f" ({_or(options)})" if options else ""
+        if element.question:
+            if not options or options[0] in element.question:
+                return element.question
+            asked = element.question
+            return asked[:-1] + choices + "?" if asked.endswith("?") else asked + choices
         children = [c.name for c in self.spec.elements if c.parent == name]
         if children:
             kinds = ", ".join(self.element(c) for c in children)
             return f"Could you give me {self.element(name)} (for example {kinds})?"
-        return f"What is {self.element(name)}?"
+        what = self.element(name)
+        first = what.split(" ", 1)[0]
+        if first in WH_WORDS:  # "what went wrong" is already a question
+            return f"{what[:1].upper()}{what[1:]}{choices}?"
+        if first not in DETERMINERS:
+            what = f"the {what}"
+        return f"What is {what}{choices}?"
+
+    def list(self, elements: list[str]) -> str:
+        return " and ".join(self.element(x) for x in elements) or "your personal data"
+
+    def explain_question(self, name: str) -> str:
+        """Another way to put a question, with what an answer looks like."""
+        element = self.spec.element(name)
+        fmt = element.format or "text"
+        hints = {"email": "an email address such as name@example.com", "money": "an amount such as 25,000 dollars",
+                 "number": "a number", "date": "a date such as 2024-05-31", "phone": "a phone number"}
+        if fmt.startswith("enum:"):
+            hint = "one of: " + ", ".join(o.strip() for o in fmt.removeprefix("enum:").split("|") if o.strip())
+        else:
+            hint = hints.get(fmt, "a few words in your own terms" if fmt == "text" else "a value in the usual format")
+        return f"I am asking for {self.element(name)}: {hint}. You can also say \"I don't know\" or \"stop\"."
 
     def consent(self, skill: str, elements: list[str]) -> str:
-        what = " and ".join(self.element(x) for x in elements) or "your personal data"
+        what = self.list(elements)
         return f"To continue I need to share {what} with {self.skill(skill)}. Is that OK?"
 
     def offer(self, intent: Intent) -> str:
@@ -73,6 +125,16 @@ class Wording:
     def values(self, values: dict[str, str]) -> str:
         text = "; ".join(f"{self.element(x)}: {v}" for x, v in values.items())
         return text[:1].upper() + text[1:] + ("." if text else "")
+
+    def choice(self, intents: list[str]) -> str:
+        what = [self._intent_phrase(name) for name in intents]
+        if len(what) == 1:
+            return f"Do you want to {what[0]}?"
+        return f"Did you mean to {what[0]}, or to {what[1]}?"
+
+    def _intent_phrase(self, name: str) -> str:
+        intent = next((i for i in self.spec.intents if i.name == name), None)
+        return (intent.description if intent and intent.description else name.replace("_", " "))
 
     def help(self) -> str:
         things = [i.description or i.name.replace("_", " ") for i in self.spec.intents]

@@ -17,6 +17,7 @@ from ..catalog.spec import CatalogSpec, Mode, Skill
 from ..planning.compile import action_name, operation_name
 from ..planning.planner import Planner, Step
 from ..planning.task import ASK
+from .intents import IntentDecision
 from .nlu import control_act, tokens
 from .replies import Reply
 from .session import Pending, SessionState
@@ -91,6 +92,9 @@ class S3Orchestrator(PlannerOrchestrator):
 
     def _intent(self, text: str) -> str | None:
         return None  # S3 has no goals: every request is a broadcast
+
+    def _decide(self, text: str) -> IntentDecision:
+        return IntentDecision("none")
 
     def _stop(self, state: SessionState, log: TurnLog) -> None:
         state.pending = None

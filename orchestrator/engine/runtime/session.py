@@ -24,6 +24,7 @@ class Remembered(BaseModel):
     skill: str | None = None  # the skill that gave it, when source is "skill"
     step: int | None = None  # its step in the history, when source is "skill"
     seq: int = 0  # when it was collected, counted across the session: "what" lists in this order
+    goal: str | None = None  # the intent being pursued when it was collected (None: no request yet)
 
 
 class Execution(BaseModel):
@@ -44,17 +45,23 @@ class Execution(BaseModel):
 class GoalFrame(BaseModel):
     intent: str | None  # None for a goal given explicitly
     goal: Goal
+    # Operations of world-changing skills the user agreed to for this goal: those of the first plan
+    # (what the request named), and any the user confirmed later.
+    agreed: list[str] = Field(default_factory=list)
+    planned: bool = False  # has a plan been made for this goal yet
 
 
 class Pending(BaseModel):
     """What the assistant is waiting for from the user."""
 
-    kind: Literal["ask", "consent", "extension"]
+    kind: Literal["ask", "consent", "extension", "choose", "confirm"]
     element: str | None = None  # ask: the element asked for
     target: str | None = None  # consent: what is authorized: the skill (per skill) or element (per element)
     skill: str | None = None  # consent: the skill that would receive the values
     elements: list[str] = Field(default_factory=list)  # consent: the sensitive values to share
     intent: str | None = None  # extension: the intent offered
+    choices: list[str] = Field(default_factory=list)  # choose: the intents offered ("did you mean A or B?")
+    operation: str | None = None  # confirm: the world-changing operation the user is asked about
 
 
 class SessionState(BaseModel):
@@ -67,6 +74,7 @@ class SessionState(BaseModel):
     pruned: list[tuple[str, tuple[str, ...]]] = Field(default_factory=list)
     authorized: list[str] = Field(default_factory=list)
     done: list[str] = Field(default_factory=list)  # operations that have run
+    done_for: list[tuple[str, str | None]] = Field(default_factory=list)  # (operation, the goal it ran for)
     denied: list[str] = Field(default_factory=list)  # consent the user refused (skills or elements)
     plan: list[str] = Field(default_factory=list)  # the current plan, as readable lines
     pending: Pending | None = None
@@ -74,9 +82,10 @@ class SessionState(BaseModel):
 
     # --- memory --------------------------------------------------------------------------------
     def remember(self, element: str, value: str, source: Source, skill: str | None = None,
-                 step: int | None = None) -> None:
+                 step: int | None = None, goal: str | None = None) -> None:
         self.clock += 1
-        self.memory[element] = Remembered(value=value, source=source, skill=skill, step=step, seq=self.clock)
+        self.memory[element] = Remembered(value=value, source=source, skill=skill, step=step, seq=self.clock,
+                                          goal=goal)
 
     def forget(self, element: str) -> None:
         self.memory.pop(element, None)
@@ -118,12 +127,30 @@ class SessionState(BaseModel):
         if target not in self.authorized:
             self.authorized.append(target)
 
-    def planning_state(self) -> PlanningState:
-        """The initial state of the next planning call."""
+    def planning_state(self, frame: GoalFrame | None = None, hidden: set[str] | None = None) -> PlanningState:
+        """The initial state of the next planning call for `frame`.
+
+        What a goal asks for is its own: `hidden` values (see `PlannerOrchestrator._foreign`), and
+        operations run for another goal, do not count for it (a sales chart published during a
+        digression is not the salary report asked for).
+        """
         return PlanningState.of(
-            known=set(self.memory),
+            known=set(self.memory) - (hidden or set()),
             authorized=set(self.authorized),
             cannot_establish=set(self.cannot_establish),
             pruned=set(self.pruned),
-            done=set(self.done),
+            done=self.done_by(frame),
         )
+
+    def done_by(self, frame: GoalFrame | None) -> set[str]:
+        if frame is None or not self.done_for:
+            return set(self.done)
+        recorded = {op for op, _ in self.done_for}
+        mine = {op for op, goal in self.done_for if goal == frame.intent}
+        return mine | (set(self.done) - recorded)  # sessions saved before provenance: as they were
+
+    def mark_done(self, operation: str, goal: str | None) -> None:
+        if operation not in self.done:
+            self.done.append(operation)
+        if (operation, goal) not in self.done_for:
+            self.done_for.append((operation, goal))

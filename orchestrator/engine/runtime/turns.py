@@ -16,15 +16,16 @@ from ..catalog.spec import CatalogSpec, Goal
 from ..planning.compile import action_name, goal_operations, operation_name
 from ..planning.planner import Planner, Step, Unsolvable
 from ..planning.task import ASK
+from .acts import cannot_answer, control_act
 from .explain import answer
-from .nlu import DONT_KNOW, IntentClassifier, TfidfClassifier, control_act, extract_value, extract_values
+from .intents import IntentDecision, IntentMatcher
+from .nlu import IntentClassifier, answer_value, extract_value, extract_values
 from .replies import Reply, Wording
 from .session import Execution, GoalFrame, Pending, SessionState
 from .skills import SkillInvoker, SkillResult
 
 log_calls = logging.getLogger("concerto.skills")
 
-INTENT_THRESHOLD = 0.3  # below it an utterance is not taken as a request
 ASK_ATTEMPTS = 3  # answers that do not fit the format before the slot counts as unfillable
 MAX_STEPS = 50  # skill calls in one turn: a safety net, a plan never needs that many
 
@@ -67,8 +68,21 @@ class PlannerOrchestrator:
         self.planner = planner
         self.invoker = invoker
         self.words = Wording(spec)
-        self.classifier = classifier or TfidfClassifier()
-        self.classifier.fit({i.name: i.examples for i in spec.intents})
+        self._classifier = classifier
+        self._matcher: IntentMatcher | None = None
+        self._intent_names = {i.name for i in spec.intents}
+
+    @property
+    def classifier(self) -> IntentClassifier:
+        """The fitted intent classifier (kept for callers that used the attribute)."""
+        return self.matcher.classifier
+
+    @property
+    def matcher(self) -> IntentMatcher:
+        """Built on first use: an orchestrator that never classifies (S3) never loads the embeddings."""
+        if self._matcher is None:
+            self._matcher = IntentMatcher(self.spec, self._classifier)
+        return self._matcher
 
     # --- entry points ------------------------------------------------------------------------
     def greet(self) -> list[Reply]:
@@ -86,10 +100,15 @@ class PlannerOrchestrator:
         """Update the state from the utterance; the reason to plan again, or None to wait."""
         act = control_act(text)
         pending = state.pending
+        if self._asks_free_text(pending) and act not in ("stop", "clarify"):
+            act = None  # "no power when I press the button" describes the fault: it is the answer
         if act == "stop":
             self._stop(state, log)
             return "the user stopped a request"
-        if act in ("what", "how", "why", "help"):
+        if act == "clarify" and pending is not None:
+            self._clarify(state, pending, log)
+            return None
+        if act in ("what", "how", "why", "help", "clarify"):
             log.say(self._explain(state, act, text))
             self._repeat(state, log)
             return None
@@ -97,6 +116,17 @@ class PlannerOrchestrator:
             return self._answer(state, pending.element or "", text, act, log)
         if pending is not None and pending.kind == "consent":
             return self._consent(state, pending, text, act, log)
+        if pending is not None and pending.kind == "confirm":
+            return self._confirmation(state, pending, act, log)
+        if pending is not None and pending.kind == "choose":
+            state.pending = None
+            chosen = self._chosen(pending.choices, text, act)
+            if chosen is not None:
+                self._push(state, chosen, log)
+                return "the user chose a request"
+            if act == "no":
+                log.say(Reply("text", f"All right. {self.words.help()}"))
+                return None
         if pending is not None and pending.kind == "extension":
             state.pending = None
             if act == "yes" and pending.intent:
@@ -106,17 +136,55 @@ class PlannerOrchestrator:
                 log.say(Reply("text", "All right."))
                 return "the user declined an offer"
         self._volunteered(state, text)
-        intent = self._intent(text)
-        if intent is not None:
-            self._push(state, intent, log)
+        decision = self._decide(text)
+        if decision.kind == "intent" and decision.intent is not None:
+            self._push(state, decision.intent, log)
             return "a new request"
+        current = state.current.intent if state.current else None
+        if decision.kind == "ambiguous" and current not in decision.alternatives:
+            self._offer_choice(state, decision, log)
+            return None
         if state.current is None:
             log.say(Reply("text", f"Sorry, I did not understand that. {self.words.help()}"))
             return None
         return "the user said more"
 
+    def _offer_choice(self, state: SessionState, decision: IntentDecision, log: TurnLog) -> None:
+        """ "Did you mean to A, or to B?": an unsure match is asked about, never started blindly."""
+        choices = list(decision.alternatives)
+        state.pending = Pending(kind="choose", choices=choices)
+        log.say(Reply("question", self.words.choice(choices), data={"choices": choices}))
+
+    def _chosen(self, choices: list[str], text: str, act: str | None) -> str | None:
+        if act == "yes" and len(choices) == 1:
+            return choices[0]
+        lowered = text.lower()
+        for index, word in enumerate(("first", "second")):
+            if word in lowered and index < len(choices):
+                return choices[index]
+        ranked = self.matcher.rank(text)
+        # Naming one of the choices picks it; another request ("no, a loan") is handled as such.
+        if ranked and ranked[0].intent in choices and ranked[0].score >= self.matcher.calibration.floor:
+            return ranked[0].intent
+        return None
+
+    def _asks_free_text(self, pending: Pending | None) -> bool:
+        if pending is None or pending.kind != "ask" or not pending.element:
+            return False
+        return self.spec.element(pending.element).format in (None, "text")
+
+    def _clarify(self, state: SessionState, pending: Pending, log: TurnLog) -> None:
+        """ "What do you mean?": say what is being asked in other words, then ask again."""
+        if pending.kind == "ask" and pending.element:
+            log.say(Reply("text", self.words.explain_question(pending.element)))
+        elif pending.kind == "consent":
+            skill = pending.skill or pending.target or ""
+            log.say(Reply("text", f"I need your permission before I send {self.words.list(pending.elements)} to "
+                                  f"{self.words.skill(skill)}. Nothing is sent unless you say yes."))
+        self._repeat(state, log)
+
     def _explain(self, state: SessionState, act: str, text: str) -> Reply:
-        if act == "help":
+        if act in ("help", "clarify"):
             return Reply("text", self.words.help())
         return answer(self.spec, self.planner, state, act, text)
 
@@ -133,31 +201,43 @@ class PlannerOrchestrator:
                           skill=skill, elements=tuple(pending.elements)))
         elif pending.kind == "extension" and pending.intent:
             log.say(Reply("question", self.words.offer(self.spec.intent(pending.intent)), goal=pending.intent))
+        elif pending.kind == "confirm" and pending.operation:
+            log.say(Reply("question", "Shall I go ahead?", skill=pending.skill, data={"confirm": pending.operation}))
+        elif pending.kind == "choose" and pending.choices:
+            log.say(Reply("question", self.words.choice(pending.choices), data={"choices": list(pending.choices)}))
+
+    def _decide(self, text: str) -> IntentDecision:
+        return self.matcher.decide(text)
 
     def _intent(self, text: str) -> str | None:
-        ranked = self.classifier.rank(text)
-        return ranked[0].intent if ranked and ranked[0].score >= INTENT_THRESHOLD else None
+        """The request `text` makes for sure (a digression in the middle of a question), or None."""
+        decision = self._decide(text)
+        return decision.intent if decision.kind == "intent" else None
 
     def _volunteered(self, state: SessionState, text: str) -> None:
         for name, value in extract_values(self.spec, text, skip=state.memory).items():
-            state.remember(name, value, "user")
+            state.remember(name, value, "user", goal=self._goal_key(state))
+
+    @staticmethod
+    def _goal_key(state: SessionState) -> str | None:
+        return state.current.intent if state.current else None
 
     def _answer(self, state: SessionState, element: str, text: str, act: str | None, log: TurnLog) -> str | None:
         spec_element = self.spec.element(element)
         free_text = spec_element.format in (None, "text")
-        intent = self._intent(text)
-        if intent is not None and intent != (state.current.intent if state.current else None) and (
-            free_text or extract_value(spec_element, text) is None
-        ):
+        # A free-text answer is the value whatever it says; a formatted one may be a new request instead.
+        # (The value is looked for first: most answers are values, and matching intents costs a model call.)
+        intent = None if free_text or extract_value(spec_element, text) is not None else self._intent(text)
+        if intent is not None and intent != (state.current.intent if state.current else None):
             state.pending = None
             self._push(state, intent, log)
             return "a request in the middle of another"
-        if DONT_KNOW.search(text) or act == "no":
+        if cannot_answer(text, whole=free_text) or act == "no":
             state.pending = None
             state.fail(ASK, element, limit=1)
             log.say(Reply("text", "No problem, let me find another way."))
             return f"the user cannot give {element}"
-        value = extract_value(spec_element, text, whole_answer=True)
+        value = answer_value(self.spec, spec_element, text)
         if value is None:
             if state.fail(ASK, element, limit=ASK_ATTEMPTS):
                 state.pending = None
@@ -167,8 +247,11 @@ class PlannerOrchestrator:
                                       f"{self.words.question(element)}", element=element))
             return None
         state.pending = None
-        state.remember(element, value, "user")
-        self._volunteered(state, text.replace(value, " "))
+        state.remember(element, value, "user", goal=self._goal_key(state))
+        if not free_text:  # a free-text answer is all one value; a formatted one may carry others
+            for name, other in extract_values(self.spec, text, skip=state.memory, asked=element,
+                                              asked_value=value).items():
+                state.remember(name, other, "user", goal=self._goal_key(state))
         return f"the user gave {element}"
 
     def _consent(self, state: SessionState, pending: Pending, text: str, act: str | None, log: TurnLog) -> str | None:
@@ -223,11 +306,35 @@ class PlannerOrchestrator:
         if frame is not None:
             log.say(Reply("resumed", f"Now, back to {self.words.goal(frame.intent, frame.goal)}.", goal=frame.intent))
 
-    def _reached(self, state: SessionState, goal: Goal) -> bool:
+    def _reached(self, state: SessionState, goal: Goal, frame: GoalFrame | None = None) -> bool:
         onto = self.planner.domain.ontology
-        known = all(any(x in state.memory for x in onto.subtree(name)) for name in goal.known)
-        done = all(any(op in state.done for op in goal_operations(self.planner.domain, ref)) for ref in goal.done)
+        memory = set(state.memory) - self._foreign(state, frame)
+        done_ops = state.done_by(frame) if frame is not None else set(state.done)
+        known = all(any(x in memory for x in onto.subtree(name)) for name in goal.known)
+        done = all(any(op in done_ops for op in goal_operations(self.planner.domain, ref)) for ref in goal.done)
         return known and done
+
+    def _targets(self, goal: Goal | None) -> set[str]:
+        """The elements a goal asks for, subtypes included."""
+        if goal is None:
+            return set()
+        onto = self.planner.domain.ontology
+        return {x for name in goal.known for x in onto.subtree(name)}
+
+    def _foreign(self, state: SessionState, frame: GoalFrame | None) -> set[str]:
+        """Values a skill produced for another goal that asked for something else: this goal's own
+        targets, or the other goal's, are not reused ("a salary report" never publishes the sales chart)."""
+        if frame is None:
+            return set()
+        mine = self._targets(frame.goal)
+        foreign = set()
+        for name, item in state.memory.items():
+            if item.source != "skill" or item.goal == frame.intent:
+                continue
+            theirs = self._targets(self.spec.intent(item.goal).goal) if item.goal in self._intent_names else set()
+            if name in mine or name in theirs:
+                foreign.add(name)
+        return foreign
 
     def _complete(self, state: SessionState, log: TurnLog) -> None:
         frame = state.pop()
@@ -266,16 +373,25 @@ class PlannerOrchestrator:
             frame = state.current
             if frame is None or state.pending is not None:
                 return
-            if self._reached(state, frame.goal):
+            if self._reached(state, frame.goal, frame):
                 self._complete(state, log)
                 reason = "a goal resumed"
                 continue
-            result = self.planner.plan(frame.goal, state.planning_state())
+            result = self.planner.plan(frame.goal, state.planning_state(frame, self._foreign(state, frame)))
             if isinstance(result, Unsolvable):
                 self._give_up(state, frame, result, log, reason)
                 reason = "a goal resumed"
                 continue
             self._record_plan(state, frame, result.lines, result.cost, reason, log)
+            if not frame.planned:  # the request's own route: what the user agreed to by asking
+                frame.planned = True
+                frame.agreed = [operation_name(s.skill, s.mode) for s in result.steps
+                                if s.kind == "skill" and s.skill and s.mode
+                                and self.spec.skill(s.skill).changes_world(s.mode)]
+            unagreed = next((s for s in result.steps if self._needs_confirmation(frame, s)), None)
+            if unagreed is not None:  # another route that changes things: ask before collecting for it
+                self._ask_confirmation(state, frame, unagreed, log)
+                return
             step = result.steps[0]
             if step.kind == "ask":
                 element = step.args[0]
@@ -353,10 +469,17 @@ class PlannerOrchestrator:
             return f"{skill.name} rejected its inputs"
         if result.status == "unfeasible":
             return self._unfeasible(state, result, log)
-        if result.status == "ok" and operation not in state.done:
-            state.done.append(operation)
+        if result.status == "ok":
+            state.mark_done(operation, self._goal_key(state))
         for name, value in result.outputs.items():
-            state.remember(name, value, "skill", skill=skill.name, step=number)
+            given = state.memory.get(name)
+            if given is not None and given.source == "user" and given.value != value:
+                # The user's word wins over a lookup; say so rather than change it silently.
+                what = self.words.element(name)
+                log.say(Reply("text", f"{self.words.skill_label(skill.name)} gave {value} for {what}; "
+                                      f"I kept the one you gave me ({given.value})."))
+                continue
+            state.remember(name, value, "skill", skill=skill.name, step=number, goal=self._goal_key(state))
         missing = [x for x in step.outputs if x not in result.outputs]
         for name in missing:
             state.fail(operation, name, limit=skill.max_retries)
@@ -365,6 +488,40 @@ class PlannerOrchestrator:
         if result.outcome != step.outcome or missing:
             return f"{skill.name} ended {result.outcome or result.status}, not {step.outcome}"
         return f"{skill.name} ended {step.outcome} as planned"
+
+    def _needs_confirmation(self, frame: GoalFrame, step: Step) -> bool:
+        if step.kind != "skill" or not step.skill or not step.mode:
+            return False
+        skill = self.spec.skill(step.skill)
+        return skill.changes_world(step.mode) and operation_name(skill.name, step.mode) not in frame.agreed
+
+    def _ask_confirmation(self, state: SessionState, frame: GoalFrame, step: Step, log: TurnLog) -> None:
+        """A world-changing call the request did not name (another route to the goal): ask first."""
+        operation = operation_name(step.skill or "", step.mode or "")
+        state.pending = Pending(kind="confirm", operation=operation, skill=step.skill, elements=list(step.args))
+        goal = self.words.goal(frame.intent, frame.goal)
+        log.say(Reply("question", f"To {goal}, I would now have to use {self.words.skill(step.skill or '')}, "
+                                  f"which changes things on your behalf. Shall I go ahead?",
+                      skill=step.skill, data={"confirm": operation}))
+
+    def _confirmation(self, state: SessionState, pending: Pending, act: str | None, log: TurnLog) -> str | None:
+        frame = state.current
+        operation = pending.operation or ""
+        if act == "yes" and frame is not None:
+            state.pending = None
+            frame.agreed.append(operation)
+            return f"the user agreed to {operation}"
+        if act == "no":
+            state.pending = None
+            skill = self.spec.skill(pending.skill or "")
+            mode = skill.mode(operation.split("-", 1)[1]) if "-" in operation else skill.modes[0]
+            for outcome in mode.outcomes:
+                state.prune(action_name(operation, outcome.name), tuple(pending.elements))
+            log.say(Reply("text", f"All right, I will not use {self.words.skill(skill.name)}."))
+            return f"the user refused {operation}"
+        log.say(Reply("question", "Please answer yes or no: shall I go ahead?", skill=pending.skill,
+                      data={"confirm": operation}))
+        return None
 
     def _consented_shares(self, state: SessionState, step: Step) -> list[tuple[str, str]] | None:
         shares = []

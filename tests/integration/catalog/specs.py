@@ -13,7 +13,7 @@ EVERY_FIELD = {
         {"name": "plot", "description": "any plot"},
         {"name": "zip_code", "format": "regex:^[0-9]{5}$", "askable": True},
         {"name": "email", "format": "email", "sensitive": True},
-        {"name": "tier", "format": "enum:bronze|silver|gold"},
+        {"name": "tier", "format": "enum:bronze|silver|gold", "question": "Which tier?", "label": "the tier"},
         {"name": "score", "format": "number", "askable": False, "sensitive": True},
         {"name": "report"},
     ],
@@ -25,9 +25,11 @@ EVERY_FIELD = {
             "max_retries": 0,
             "cost": 7,
             "preview": "I can score customers",
+            "effects": "world",
             "modes": [
                 {
                     "name": "by_email",
+                    "effects": "none",
                     "inputs": ["zip_code", "email"],
                     "outcomes": [
                         {"name": "scored", "outputs": ["tier", "score"]},

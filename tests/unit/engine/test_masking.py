@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from orchestrator.engine.runtime.masking import MASK, mask_data, mask_text, sensitive_values
 from orchestrator.engine.runtime.session import Execution, SessionState
 from orchestrator.engine.runtime.skills import SimulatedSkills
@@ -70,3 +73,33 @@ def test_a_banking_conversation_masks_user_and_assistant_text(banking, banking_p
     assert "my ssn is " + MASK in masked
     assert not any("123-45-6789" in t or "712" in t for t in masked)
     assert "ada@example.com" in masked  # not sensitive: kept
+
+
+def test_a_volunteered_code_fitting_a_sensitive_format_is_scrubbed(helpdesk):
+    from orchestrator.engine.runtime.masking import MASK, Scrubber
+
+    scrub = Scrubber(helpdesk)
+    assert scrub.text("I forgot my password, my code is 481516 and my id E12345") == (
+        f"I forgot my password, my code is {MASK} and my id E12345")
+
+
+def test_known_sensitive_values_are_scrubbed_in_any_spelling(banking):
+    from orchestrator.engine.runtime.masking import MASK, Scrubber
+
+    scrub = Scrubber(banking, ["123-45-6789"], allowed=["ada@example.com"])
+    assert scrub.text("ssn 123 45 6789 or 123.45.6789, mail ada@example.com") == (
+        f"ssn {MASK} or {MASK}, mail ada@example.com")
+
+
+@settings(max_examples=200, deadline=None)
+@given(digits=st.text("0123456789", min_size=9, max_size=9),
+       separators=st.lists(st.sampled_from(["", " ", "-", "."]), min_size=2, max_size=2),
+       before=st.sampled_from(["", "my ssn is ", "sure: ", "it's "]),
+       after=st.sampled_from(["", " thanks", ", ok?", "."]))
+def test_property_a_known_sensitive_value_leaves_no_spelling_behind(banking, digits, separators, before, after):
+    from orchestrator.engine.runtime.masking import Scrubber
+
+    value = f"{digits[:3]}-{digits[3:5]}-{digits[5:]}"
+    typed = f"{digits[:3]}{separators[0]}{digits[3:5]}{separators[1]}{digits[5:]}"
+    scrubbed = Scrubber(banking, [value]).text(f"{before}{typed}{after}")
+    assert digits not in "".join(ch for ch in scrubbed if ch.isdigit())

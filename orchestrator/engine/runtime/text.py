@@ -1,0 +1,31 @@
+"""Plain text normalisation shared by intent matching and control acts: case, contractions, punctuation."""
+
+from __future__ import annotations
+
+import re
+
+CONTRACTIONS = (
+    (re.compile(r"\bwon'?t\b"), "will not"),
+    (re.compile(r"\bcan't\b"), "cannot"),
+    (re.compile(r"\b(\w+)n't\b"), r"\1 not"),
+    (re.compile(r"\b(i|you|we|they|he|she)'d\b"), r"\1 would"),
+    (re.compile(r"\b(i)'m\b"), r"\1 am"),
+    (re.compile(r"\b(\w+)'re\b"), r"\1 are"),
+    (re.compile(r"\b(\w+)'ve\b"), r"\1 have"),
+    (re.compile(r"\b(\w+)'ll\b"), r"\1 will"),
+    (re.compile(r"\b(that|it|what|there|here|he|she|who|where|how)'s\b"), r"\1 is"),
+    (re.compile(r"\b(\w+)'s\b"), r"\1"),
+    (re.compile(r"\b(do|does|did|is|are|was|ca)nt\b"), r"\1 not"),  # typed without the apostrophe
+    (re.compile(r"\bcan not\b"), "cannot"),
+    (re.compile(r"\bwanna\b"), "want to"),
+    (re.compile(r"\bgonna\b"), "going to"),
+)
+WORD = re.compile(r"[a-z0-9][a-z0-9-]*[a-z0-9]|[a-z0-9]")
+
+
+def normalise(text: str) -> str:
+    """Lower case, contractions spelt out, apostrophes and punctuation gone."""
+    text = text.lower().replace("’", "'")
+    for pattern, replacement in CONTRACTIONS:
+        text = pattern.sub(replacement, text)
+    return " ".join(WORD.findall(text))

@@ -1,0 +1,51 @@
+"""Issue #11 in the studio: an element's question and label, with a preview; the intent tester."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import HTMX
+from .test_editor_pages import spec_of, text
+
+pytestmark = pytest.mark.django_db
+
+
+def test_an_element_can_be_given_its_question_and_label_and_the_editor_previews_them(logged_in, banking):
+    response = logged_in.post("/catalogs/banking/v1/elements/add/", {
+        "new-element-name": "pizza_size", "new-element-description": "Size of the pizza",
+        "new-element-askable": "on", "new-element-format_kind": "enum", "new-element-format_detail": "small|large",
+        "new-element-question": "What size should the pizza be?", "new-element-label": "the pizza size"}, **HTMX)
+    assert response.status_code == 200, text(response)
+    element = spec_of(banking).element("pizza_size")
+    assert (element.question, element.label) == ("What size should the pizza be?", "the pizza size")
+
+    page = text(logged_in.get("/catalogs/banking/edit/"))
+    assert "Asks: What size should the pizza be (small or large)?" in page
+    assert "In a sentence: To continue I need to share the pizza size with ..." in page
+
+
+def test_default_wording_reads_naturally(logged_in, banking):
+    logged_in.post("/catalogs/banking/v1/elements/add/", {
+        "new-element-name": "pizza_size", "new-element-description": "Size of the pizza",
+        "new-element-askable": "on"}, **HTMX)
+    page = text(logged_in.get("/catalogs/banking/edit/"))
+    assert "Asks: What is the size of the pizza?" in page  # not "What is Size of the pizza?"
+
+
+def test_the_intent_tester_says_which_intent_a_phrase_starts_and_with_what_score(logged_in, banking):
+    response = logged_in.get("/catalogs/banking/try-intent/",
+                             {"version": "1", "phrase": "I'm after some financing for a vehicle"}, **HTMX)
+    assert response.status_code == 200
+    page = text(response)
+    assert page.startswith("Starts apply_loan (score 0.")
+    assert "apply_credit_card" in page and "check_card_status" in page  # every intent, with its score
+
+
+def test_the_intent_tester_says_when_nothing_fits(logged_in, banking):
+    page = text(logged_in.get("/catalogs/banking/try-intent/", {"version": "1", "phrase": "tell me a joke"}, **HTMX))
+    assert page.startswith("Starts nothing: the assistant says what it can help with")
+
+
+def test_the_editor_offers_the_intent_tester(logged_in, banking):
+    html = logged_in.get("/catalogs/banking/edit/").content.decode()
+    assert 'hx-get="/catalogs/banking/try-intent/"' in html and 'id="intent-try-phrase"' in html

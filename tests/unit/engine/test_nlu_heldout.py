@@ -1,0 +1,46 @@
+"""The held-out NLU phrasings are really held out: no content word shared with their intent's examples."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from orchestrator.engine.catalog.spec_io import load_catalog
+
+DATA = Path(__file__).resolve().parents[3] / "bench" / "data"
+BANKING = Path(__file__).resolve().parents[3] / "catalog_app" / "demo" / "banking.yaml"
+# Function words only: a content word (noun, verb, adjective) shared with an example disqualifies a phrasing.
+FUNCTION_WORDS = frozenset(
+    "a an the i i'd i'm i've me my to for of and or can could would will is it be do you your with on in at this "
+    "that what how has have been am are was there so some any no not on up out from by as if but into about like "
+    "where when does did".split()
+)
+
+
+def catalogs() -> dict[str, Path]:
+    return {"banking": BANKING, "helpdesk": DATA / "helpdesk.yaml", "travel": DATA / "travel.yaml"}
+
+
+def words(text: str) -> set[str]:
+    return {w.strip(".,?!'\"") for w in text.lower().split()} - FUNCTION_WORDS - {""}
+
+
+@pytest.mark.parametrize("catalog", ["banking", "helpdesk", "travel"])
+def test_held_out_phrasings_share_no_content_word_with_their_examples(catalog):
+    spec = load_catalog(catalogs()[catalog].read_text(), filename=f"{catalog}.yaml")
+    held_out = yaml.safe_load((DATA / "nlu_heldout.yaml").read_text())[catalog]
+    shared = []
+    for intent in spec.intents:
+        phrasings = held_out[intent.name]
+        assert len(phrasings) >= 8
+        example_words = set().union(*(words(e) for e in intent.examples))
+        shared += [(intent.name, p, words(p) & example_words) for p in phrasings if words(p) & example_words]
+    assert shared == []
+
+
+@pytest.mark.parametrize("catalog", ["banking", "helpdesk", "travel"])
+def test_held_out_phrasings_are_not_in_the_dev_set(catalog):
+    held_out = yaml.safe_load((DATA / "nlu_heldout.yaml").read_text())[catalog]
+    dev = yaml.safe_load((DATA / "nlu_dev.yaml").read_text())[catalog]
+    held = {p.lower() for ps in held_out.values() for p in ps}
+    assert held.isdisjoint({p.lower() for ps in dev.values() for p in ps})
