@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import pytest
 
-from catalog_app.editing import skill_update
+from catalog_app.editing import skill_updated, version_edit
 from orchestrator.engine.catalog.spec_io import catalog_to_data
 from orchestrator.engine.errors import SpecError
 
@@ -29,7 +30,8 @@ def test_importing_a_catalog_with_a_disguised_endpoint_is_refused(client, basic_
 
 def test_the_editor_refuses_a_disguised_endpoint(banking):
     with pytest.raises(SpecError) as caught:
-        skill_update(version=banking, name="credit_check", endpoint="http://[::ffff:a9fe:a9fe]/latest")
+        version_edit(version=banking,
+                     change=partial(skill_updated, name="credit_check", endpoint="http://[::ffff:a9fe:a9fe]/latest"))
     assert any(i.path.endswith(".endpoint") and "IPv4 address inside" in i.message for i in caught.value.issues)
 
 
