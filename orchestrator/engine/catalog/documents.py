@@ -11,6 +11,7 @@ refuses both), so `text_faults` finds them, with their path, before anything is 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -39,13 +40,40 @@ def load_json(text: str) -> Any:
     return within_depth(data)
 
 
-# libyaml's C loader reads a large catalog several times faster than the pure-Python one.
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# libyaml's C loader reads a large catalog several times faster than the pure-Python one, but it
+# recurses on the C stack with no limit: a document of 100,000 brackets crashes the process. It
+# reads only documents that cannot nest deeper than this; the rest go to the Python loader, whose
+# recursion ends in a RecursionError reported as too deep.
+_C_LOADER = getattr(yaml, "CSafeLoader", None)
+_C_LOADER_MAX_NESTING = 1_000
+
+
+_FLOW_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def nesting_bound(text: str) -> int:
+    """An upper bound on how deep a YAML document nests, from its text alone.
+
+    A node one level deeper sits on a line indented further, or follows an indicator on the same
+    line (`- `, `key:`, `? `), or opens a flow collection (`[`, `{`) that may span lines; so the
+    indentation plus the indicators of any line, plus the flow brackets still open, bound it.
+    """
+    deepest = 0
+    for line in text.splitlines():
+        content = line.lstrip(" ")
+        indicators = content.count("-") + content.count(":") + content.count("?")
+        deepest = max(deepest, len(line) - len(content) + indicators)
+    flow, flow_max = 0, 0
+    for bracket in _FLOW_BRACKETS.findall(text):
+        flow += 1 if bracket in "[{" else -1
+        flow_max = max(flow_max, flow)
+    return deepest + flow_max + 1
 
 
 def load_yaml(text: str) -> Any:
+    loader = _C_LOADER if _C_LOADER and nesting_bound(text) <= _C_LOADER_MAX_NESTING else yaml.SafeLoader
     try:
-        data = yaml.load(text, Loader=_YAML_LOADER)  # noqa: S506 - a safe loader, C or Python
+        data = yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader, C or Python
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""

@@ -1,3 +1,5 @@
+import pytest
+
 from orchestrator.engine.catalog.spec import Goal
 from orchestrator.engine.catalog.spec_io import dump_catalog, load_catalog
 from orchestrator.engine.catalog.synthetic import synthetic_catalog
@@ -56,3 +58,23 @@ intents:
 def test_synthetic_catalogs_are_valid_and_round_trip():
     spec = synthetic_catalog(50, seed=3)
     assert load_catalog(dump_catalog(spec)) == spec
+
+
+def test_yaml_nested_past_what_the_c_loader_survives_is_refused_not_a_crash():
+    from orchestrator.engine.catalog.documents import Unreadable, load_yaml, nesting_bound
+
+    deep = "[" * 200_000 + "]" * 200_000
+    assert nesting_bound(deep) > 1_000
+    with pytest.raises(Unreadable, match="nests deeper"):
+        load_yaml(deep)
+    blocks = "".join(f"{' ' * i}k{i}:\n" for i in range(2_000)) + " " * 2_000 + "v"
+    with pytest.raises(Unreadable):
+        load_yaml(blocks)
+
+
+def test_the_nesting_bound_is_never_below_the_real_depth():
+    from orchestrator.engine.catalog.documents import nesting_bound
+
+    for text, depth in [("a: 1", 1), ("a:\n  b:\n    c: 1", 3), ("- - - x", 3), ("a: [[1, {b: [2]}]]", 5),
+                        ("a:\n- b:\n  - c: [1]", 5)]:
+        assert nesting_bound(text) >= depth, text
