@@ -22,6 +22,7 @@ from .selectors import (
     version_list,
     version_live,
     version_live_pks,
+    version_newest_promoted,
     version_spec,
     workspace_for_user,
 )
@@ -56,6 +57,7 @@ def page_version_context(request: HttpRequest, slug: str, tab: str, number: int 
         "versions": version_list(catalog=catalog),
         "live": version_live(catalog=catalog),
         "live_pks": version_live_pks(catalog=catalog),
+        "newest_promoted": version_newest_promoted(catalog=catalog),
         "spec": version_spec(version=version),
         "tab": tab,
     }

@@ -30,7 +30,7 @@ from .history import history_record
 from .models import CatalogVersion, Role
 from .promotion import promotion_refusal
 from .promotion_gates import gate_problems
-from .selectors import version_live, version_spec, workspace_role
+from .selectors import version_newest_promoted, version_spec, workspace_role
 from .services import version_check_editable, version_promote, version_update
 
 Change = Callable[[CatalogSpec], CatalogSpec]
@@ -465,7 +465,7 @@ def version_promote_checked(*, version: CatalogVersion, user: AbstractBaseUser) 
     if workspace_role(user=user, workspace=version.catalog.workspace) != Role.ADMIN:
         raise NotAllowed("only an admin of the workspace can promote a version")
     version = version_check_editable(version=version)
-    refusal = promotion_refusal(version=version, live=version_live(catalog=version.catalog))
+    refusal = promotion_refusal(version=version, live=version_newest_promoted(catalog=version.catalog))
     if refusal:
         raise EditRefused(refusal)
     spec = version_spec(version=version)

@@ -1,8 +1,8 @@
 """What promoting a draft would change, shown to the admin before they confirm.
 
-The diff from the live version, the intents whose plan changes (or that gain or lose one), and the
+The diff from the newest promoted version, the intents whose plan changes (or that gain or lose one), and the
 lint errors of the draft; and `promotion_refusal`, why a draft cannot be promoted at all (a draft
-older than the live version would silently roll the assistant back).
+older than the newest promoted version would silently roll the assistant back).
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from orchestrator.engine.errors import ConcertoError
 
 from .models import CatalogVersion
 from .planning import spec_planner
-from .selectors import version_live, version_spec
+from .selectors import version_newest_promoted, version_spec
 
 
 @dataclass
 class PlanChange:
     intent: str
-    before: list[str] | None  # None: no plan (or no such intent) in the live version
+    before: list[str] | None  # None: no plan (or no such intent) in the newest promoted version
     after: list[str] | None
 
 
@@ -47,13 +47,13 @@ def _plan_lines(spec: CatalogSpec) -> dict[str, list[str] | None]:
 
 def promotion_refusal(*, version: CatalogVersion, live: CatalogVersion | None) -> str:
     if live is not None and live.number > version.number:
-        return (f"v{version.number} is older than the live v{live.number}: promoting it would roll the assistant "
+        return (f"v{version.number} is older than the promoted v{live.number}: promoting it would roll the assistant "
                 f"back. To roll back on purpose, make a new draft from v{version.number} and promote that.")
     return ""
 
 
 def promotion_summary(*, version: CatalogVersion) -> PromotionSummary:
-    live = version_live(catalog=version.catalog)
+    live = version_newest_promoted(catalog=version.catalog)
     spec = version_spec(version=version)
     summary = PromotionSummary(version, live, refusal=promotion_refusal(version=version, live=live))
     summary.errors = [item.message for item in lint_catalog(spec) if item.severity == "error"]

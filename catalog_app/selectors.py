@@ -61,6 +61,11 @@ def version_live(*, catalog: Catalog) -> CatalogVersion | None:
     return _running(catalog).first()
 
 
+def version_newest_promoted(*, catalog: Catalog) -> CatalogVersion | None:
+    """The newest promoted version: what a promotion moves forward from (live or not yet published)."""
+    return version_list(catalog=catalog).filter(status=VersionStatus.PROMOTED).order_by("-number").first()
+
+
 def version_live_pks(*, catalog: Catalog) -> set[int]:
     """Every version an enabled assistant runs (several assistants may run several versions)."""
     return set(_running(catalog).values_list("pk", flat=True))

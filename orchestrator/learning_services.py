@@ -33,6 +33,7 @@ from orchestrator.engine.learning.retarget import scenario_retargeted
 from orchestrator.engine.simulation.scenario import parse_scenario
 
 from .models import ChatSession, Refinement, RefinementStatus, SimulationRun, SimulationScenario, SimulationStatus
+from .session_vault import state_or_empty
 from .simulation_services import scenario_save
 
 MAX_SESSIONS = 2000  # live sessions read per learning call, newest first
@@ -64,7 +65,8 @@ def session_conversations(*, catalog: Catalog, limit: int = MAX_SESSIONS) -> lis
                       for m in sorted(session.messages.all(), key=lambda m: m.position)]
         trace = [{"position": e.position, "kind": e.kind, "data": e.data}
                  for e in sorted(session.trace.all(), key=lambda e: e.position)]
-        found.append(from_trace(f"session:{session.pk}", trace, transcript, session.state))
+        state = state_or_empty(session.state).model_dump(mode="json")  # stored encrypted; gone after retention
+        found.append(from_trace(f"session:{session.pk}", trace, transcript, state))
     return found
 
 

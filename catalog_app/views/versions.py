@@ -41,7 +41,8 @@ def versions_context(request: HttpRequest, slug: str) -> dict:
     context.update(
         is_admin=is_admin(request, context["catalog"]),
         import_form=studio_forms.UploadForm(prefix="import"),
-        older_than_live={v.pk for v in versions if promotion_refusal(version=v, live=context["live"])},
+        older_than_promoted={v.pk for v in versions
+                             if promotion_refusal(version=v, live=context["newest_promoted"])},
         diff_form=studio_forms.DiffForm(initial={
             "old": versions[1].number if len(versions) > 1 else versions[0].number, "new": versions[0].number}),
     )

@@ -39,7 +39,7 @@ def _editor(page: Page, base: str) -> None:
 def test_typos_in_a_skill_are_never_saved_as_elements_without_asking(pizza, page: Page):
     _editor(page, pizza)
     form = _open(page, "Add a skill")
-    form.get_by_label("Name").fill("price_order")
+    form.get_by_label("Name", exact=True).fill("price_order")
     inputs = form.get_by_label("Inputs")
     inputs.fill("piza_size, adress")
     form.get_by_label("Outputs when it succeeds").fill("price")
@@ -64,7 +64,7 @@ def test_typos_in_a_skill_are_never_saved_as_elements_without_asking(pizza, page
 def test_a_refused_delete_is_said_in_its_card_in_view_and_focused(pizza, page: Page):
     _editor(page, pizza)
     form = _open(page, "Add an intent")
-    form.get_by_label("Name").fill("deliver")
+    form.get_by_label("Name", exact=True).fill("deliver")
     form.get_by_label("Goal: know these elements").fill("address")
     form.get_by_role("button", name="Add intent").click()
     expect(page.locator("#intent-deliver")).to_be_visible()
@@ -109,7 +109,7 @@ def test_the_editor_at_desktop_and_phone_width(pizza, browser: Browser, artifact
 def test_saving_one_form_never_drops_what_was_typed_in_another(pizza, page: Page):
     _editor(page, pizza)
     form = _open(page, "Add a skill")
-    form.get_by_label("Name").fill("check_address")
+    form.get_by_label("Name", exact=True).fill("check_address")
     form.get_by_label("Inputs").fill("address")
     form.get_by_label("Outputs when it succeeds").fill("address")
     form.get_by_role("button", name="Add skill").click()
@@ -137,7 +137,7 @@ def test_the_pizza_build_has_no_silent_mistake_and_every_edit_can_be_undone(pizz
     _editor(page, pizza)
     preview = page.locator("#preview")
     form = _open(page, "Add a skill")
-    form.get_by_label("Name").fill("place_order")
+    form.get_by_label("Name", exact=True).fill("place_order")
     form.get_by_label("Inputs").fill("piza_size, adress, toppings")
     form.get_by_label("Outputs when it succeeds").fill("order_id")
     form.get_by_role("button", name="Add skill").click()
@@ -150,7 +150,7 @@ def test_the_pizza_build_has_no_silent_mistake_and_every_edit_can_be_undone(pizz
     expect(page.locator("#skill-place_order")).to_contain_text("pizza_size, address, toppings")
 
     form = _open(page, "Add an intent")
-    form.get_by_label("Name").fill("order_pizza")
+    form.get_by_label("Name", exact=True).fill("order_pizza")
     form.get_by_label("Example utterances").fill("I want a pizza")
     form.get_by_label("Goal: know these elements").fill("order_id")
     form.get_by_role("button", name="Add intent").click()

@@ -50,12 +50,12 @@ def test_build_a_catalog_from_nothing(live_server, page: Page, artifacts):
 
     # An element the user cannot give, and an intent that wants it: no plan yet, and the page says why.
     form = _open(page, "Add an element")
-    form.get_by_label("Name").fill("order_status")
+    form.get_by_label("Name", exact=True).fill("order_status")
     form.get_by_label("The user can be asked for it").uncheck()
     form.get_by_role("button", name="Add element").click()
     expect(page.locator("#element-order_status")).to_be_visible()
     form = _open(page, "Add an intent")
-    form.get_by_label("Name").fill("track_order")
+    form.get_by_label("Name", exact=True).fill("track_order")
     form.get_by_label("Example utterances").fill("where is my order\nhas my parcel shipped")
     form.get_by_label("Goal: know these elements").fill("order_status")
     form.get_by_role("button", name="Add intent").click()
@@ -64,7 +64,7 @@ def test_build_a_catalog_from_nothing(live_server, page: Page, artifacts):
 
     # Adding a skill: the field offers the existing element for a typo, and the plan appears.
     form = _open(page, "Add a skill")
-    form.get_by_label("Name").fill("lookup_order")
+    form.get_by_label("Name", exact=True).fill("lookup_order")
     form.get_by_label("Inputs").fill("order_id")
     outputs = form.get_by_label("Outputs when it succeeds")
     outputs.press_sequentially("order_stauts", delay=20)

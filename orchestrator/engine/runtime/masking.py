@@ -135,11 +135,16 @@ class Scrubber:
         text = IBAN_LIKE.sub(MASK, text)
         return self._phones(text)
 
+    # Fields of a reply written from the catalog's formats, never from what a user typed: their
+    # examples (`name@example.com`, `+1 555 010 0100`) are no one's data, and a stored reply must
+    # read as it was sent (a resent message answers with the stored replies).
+    AUTHORED = frozenset({"hint"})
+
     def data(self, data: Any) -> Any:
         if isinstance(data, str):
             return self.text(data)
         if isinstance(data, dict):
-            return {key: self.data(value) for key, value in data.items()}
+            return {key: value if key in self.AUTHORED else self.data(value) for key, value in data.items()}
         if isinstance(data, list | tuple):
             return [self.data(value) for value in data]
         return data

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from orchestrator.models import ChatSession
+from orchestrator.session_vault import state_open
 
 from .conftest import Widget
 
@@ -20,8 +21,8 @@ def _chat(widget: Widget, script: list[str]) -> tuple[str, list[list[dict]]]:
 
 
 def _memory(session_id: str) -> dict[str, str]:
-    state = ChatSession.objects.get(pk=session_id).state
-    return {name: item["value"] for name, item in state["memory"].items()}
+    state = state_open(ChatSession.objects.get(pk=session_id).state)  # stored encrypted
+    return {name: item.value for name, item in state.memory.items()}
 
 
 LOAN_TO_CONSENT = ["I'm after some financing for a vehicle", "ada@example.com", "123-45-6789"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from orchestrator.models import ChatSession, Message, ShareAudit, TraceEvent
+from orchestrator.session_vault import state_open
 
 from .conftest import Widget
 
@@ -18,19 +19,19 @@ FORBIDDEN = [
 ]
 
 
-def _stored(session_id: str, widget: Widget) -> str:
+def _stored(session_id: str, widget: Widget, studio_debug) -> str:
     rows = [
         *[(m.text, m.data) for m in Message.objects.filter(session_id=session_id)],
         *[e.data for e in TraceEvent.objects.filter(session_id=session_id)],
         *[(a.element, a.skill, a.consent) for a in ShareAudit.objects.filter(session_id=session_id)],
     ]
-    served = widget.read(session_id).json()
+    served = [widget.read(session_id).json(), studio_debug(session_id).json()]  # public and studio views
     explained = [widget.client.get(f"/api/v1/sessions/{session_id}/explain", {"kind": kind, "element": "ssn"},
                                    headers={"Origin": widget.origin}).json() for kind in ("what", "how", "why")]
     return json.dumps([rows, served, explained], default=str)
 
 
-def test_no_stored_row_or_served_state_holds_a_sensitive_value_in_any_spelling(demo, widget):
+def test_no_stored_row_or_served_state_holds_a_sensitive_value_in_any_spelling(demo, widget, studio_debug):
     session_id = widget.start().json()["id"]
     script = [
         "I'd like to apply for a loan",
@@ -47,7 +48,7 @@ def test_no_stored_row_or_served_state_holds_a_sensitive_value_in_any_spelling(d
     for text in script:
         answer = widget.send(session_id, text)
         assert answer.status_code == 200, answer.content
-    stored = _stored(session_id, widget)
+    stored = _stored(session_id, widget, studio_debug)
     leaks = [value for value in FORBIDDEN if value in stored]
     assert leaks == []
     assert "ada@example.com" in stored  # a value the catalog does not mark sensitive stays readable
@@ -57,5 +58,5 @@ def test_a_scrubbed_value_stays_usable_by_the_session(demo, widget):
     session_id = widget.start().json()["id"]
     for text in ("I'd like to apply for a loan", "ada@example.com", "123-45-6789", "yes"):
         widget.send(session_id, text)
-    state = ChatSession.objects.get(pk=session_id).state
-    assert state["memory"]["ssn"]["value"] == "123-45-6789"  # the runtime still has it, unmasked
+    state = state_open(ChatSession.objects.get(pk=session_id).state)  # stored encrypted
+    assert state.memory["ssn"].value == "123-45-6789"  # the runtime still has it, unmasked

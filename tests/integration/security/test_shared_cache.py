@@ -16,7 +16,10 @@ LOCMEM = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 REDIS = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:6379/9"}}
 
 
-def test_check_deploy_warns_about_a_per_process_cache(settings):
+def test_check_deploy_warns_about_a_per_process_cache(settings, monkeypatch):
+    # The browser tests' conftest allows Django's ORM under Playwright's event loop for the whole
+    # run; `check --deploy` rightly refuses that setting, which no deployment has.
+    monkeypatch.delenv("DJANGO_ALLOW_ASYNC_UNSAFE", raising=False)
     settings.CACHES = LOCMEM
     err = StringIO()
     call_command("check", deploy=True, stdout=StringIO(), stderr=err)

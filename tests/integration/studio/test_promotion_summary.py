@@ -23,7 +23,7 @@ def test_promotion_is_confirmed_on_a_summary_of_what_changes(admin_client, banki
     assert 'href="/catalogs/banking/v2/promote/confirm/"' in versions  # a link to the summary, not a bare POST
     html = summary.content.decode()
     assert summary.status_code == 200
-    assert "Promote v2?" in html and "instead of v1" in html
+    assert "Promote v2?" in html and "after v1" in html
     assert "skill credit_check: cost" in html  # the diff from the live version
     assert "Plans that change <span class=\"count\">1</span>" in html
     assert "<code>check_card_status</code>" in html  # its plan goes with the intent
@@ -38,8 +38,8 @@ def test_an_older_draft_cannot_be_promoted_over_the_live_version(admin_client, b
     versions = admin_client.get("/catalogs/banking/versions/").content.decode()
     refused = admin_client.post("/catalogs/banking/v1/promote/", follow=True).content.decode()
 
-    assert "Promote v1" not in versions and "older than the live version" in versions
-    assert "v1 is older than the live v2" in refused
+    assert "Promote v1" not in versions and "older than the newest promoted version" in versions
+    assert "v1 is older than the promoted v2" in refused
     assert CatalogVersion.objects.get(pk=banking.pk).is_draft
 
 
@@ -58,4 +58,4 @@ def test_the_editor_of_an_older_draft_says_it_cannot_be_promoted(admin_client, b
 
     page = admin_client.get("/catalogs/banking/edit/?version=1").content.decode()
 
-    assert "This draft is older than the live version v2" in page
+    assert "This draft is older than the promoted version v2" in page
