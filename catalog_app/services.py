@@ -144,7 +144,7 @@ def version_update(
 
 @transaction.atomic
 def version_promote(*, version: CatalogVersion, user: AbstractBaseUser | None) -> CatalogVersion:
-    """Freeze a draft, with its compiled domain, into the immutable version the live assistant runs."""
+    """Freeze a draft, with its compiled domain, into an immutable version that assistants may run."""
     version = version_check_editable(version=version)
     spec = version_spec(version=version)
     version.frozen_spec = catalog_to_data(spec)

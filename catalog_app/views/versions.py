@@ -104,8 +104,8 @@ def version_promote_view(request: HtmxHttpRequest, slug: str, number: int) -> Ht
     except ConcertoError as exc:
         messages.error(request, readable(f"Version {number} was not promoted: {exc}"))
     else:
-        messages.success(request, f"Version {version.number} is promoted: it is what the live assistant runs, "
-                                  "and it can no longer change.")
+        messages.success(request, f"Version {version.number} is promoted: it can no longer change, and "
+                                  "assistants can run it (publish or switch them on the Assistants screen).")
     return htmx_redirect(request, reverse("catalog:versions", args=[slug]))
 
 

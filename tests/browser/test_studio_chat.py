@@ -46,6 +46,8 @@ def _build(page: Page) -> None:
     form.get_by_label("Outputs when it succeeds").fill("order_status")
     form.get_by_label("Add a failure outcome (recommended)").uncheck()
     form.get_by_role("button", name="Add skill").click()
+    # order_id is a new name: it becomes an element only when the analyst says so.
+    page.get_by_role("button", name="Create element order_id and save").click()
     expect(page.locator("#skill-lookup_order")).to_be_visible()
     form = _open(page, "Add an intent")
     form.get_by_label("Name", exact=True).fill("track_order")
@@ -98,7 +100,8 @@ def test_from_an_empty_catalog_to_the_widget_without_a_terminal(live_server, pag
 
     # Promote, then publish on the Assistants screen.
     page.get_by_role("link", name="Versions").click()
-    page.get_by_role("button", name="Promote v1").click()
+    page.get_by_role("link", name="Promote v1").click()  # a summary of what changes comes first
+    page.get_by_role("button", name="Promote v1 now").click()
     expect(page.locator(".message-success")).to_contain_text("Version 1 is promoted")
     page.get_by_role("link", name="Assistants").click()
     expect(page.get_by_text("No assistant runs this catalog yet.")).to_be_visible()
