@@ -195,6 +195,9 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
         "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=900),
         "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
         "unacked_restore_throttle": 1,
+        # Workers take a mutex in Redis to restore such messages; one killed while holding it would
+        # block every restore until the mutex expires (kombu's default: 300 s).
+        "unacked_mutex_expire": env.int("CELERY_RESTORE_MUTEX_EXPIRE", default=15),
     }
 # A running job whose worker wrote no progress for this long has lost its worker: the page says
 # so and an admin can re-queue it.
