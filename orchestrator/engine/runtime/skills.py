@@ -60,6 +60,19 @@ def _rule_applies(rule: SimRule, inputs: dict[str, str]) -> bool:
     return all(_matches(expected, inputs.get(name)) for name, expected in rule.when.items())
 
 
+def rule_refusal(rule: SimRule | None) -> SkillResult | None:
+    """What a matched rule that refuses the call answers (invalid, unfeasible, timeout); None otherwise."""
+    if rule is None:
+        return None
+    if rule.result == "invalid":
+        return SkillResult("invalid", message=rule.message or "the skill rejected these inputs")
+    if rule.result == "unfeasible":
+        return SkillResult("unfeasible", element=rule.element, message=rule.message)
+    if rule.result == "timeout":
+        return SkillResult("error", message="the skill did not answer in time")
+    return None
+
+
 def matching_rule(skill: Skill, inputs: dict[str, str]) -> SimRule | None:
     """The first rule of the skill's `simulation` that `inputs` match, if any."""
     sim = skill.simulation
@@ -95,12 +108,9 @@ class SimulatedSkills:
         spec_mode = skill.mode(mode)
         sim = skill.simulation
         rule = matching_rule(skill, inputs)
-        if rule is not None and rule.result == "invalid":
-            return SkillResult("invalid", message=rule.message or "the skill rejected these inputs")
-        if rule is not None and rule.result == "unfeasible":
-            return SkillResult("unfeasible", element=rule.element, message=rule.message)
-        if rule is not None and rule.result == "timeout":
-            return SkillResult("error", message="the skill did not answer in time")
+        refused = rule_refusal(rule)
+        if refused is not None:
+            return refused
         outcome = self._outcome(spec_mode, rule, sim.weights if sim else {})
         values = dict(sim.values) if sim else {}
         if rule is not None:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ..catalog.spec import CatalogSpec, Skill
-from ..runtime.skills import SkillResult, matching_rule, sample_value
+from ..runtime.skills import SkillResult, matching_rule, rule_refusal, sample_value
 from .scenario import ModeTruth, Scenario
 
 
@@ -59,12 +59,9 @@ class TruthSkills:
         if lacking:
             return SkillResult("invalid", message=f"it also needs {', '.join(lacking)}")
         rule = matching_rule(skill, inputs)
-        if rule is not None and rule.result == "invalid":
-            return SkillResult("invalid", message=rule.message or "the skill rejected these inputs")
-        if rule is not None and rule.result == "unfeasible":
-            return SkillResult("unfeasible", element=rule.element, message=rule.message)
-        if rule is not None and rule.result == "timeout":
-            return SkillResult("error", message="the skill did not answer in time")
+        refused = rule_refusal(rule)
+        if refused is not None:
+            return refused
         outcome = self._outcome(skill, mode, truth, rule.outcome if rule else None)
         sim = skill.simulation
         values = dict(sim.values) if sim else {}
