@@ -12,7 +12,6 @@ other HTTP skills (`skill_http.EndpointPolicy.refusal`) before anything is sent.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
@@ -20,7 +19,7 @@ from urllib.parse import quote
 import httpx
 
 from ..catalog.spec import HttpBinding, Skill
-from .skill_http import EndpointPolicy
+from .skill_http import EndpointPolicy, pinned_client, send_with_retries
 from .skills import SkillResult
 
 Secrets = Callable[[str], str | None]  # a secret's name -> its value, or None when it is not set
@@ -37,8 +36,8 @@ class HttpApiSkills:
                  attempts: int = 2, client: httpx.Client | None = None):
         self.policy, self.secrets, self.timeout = policy, secrets, timeout
         self.attempts = max(1, attempts)
-        self.client = client or httpx.Client(timeout=httpx.Timeout(timeout, connect=min(3.0, timeout)),
-                                             follow_redirects=False)
+        # Pinned like every HTTP skill: the address checked is the address connected to (DNS rebinding).
+        self.client = client or pinned_client(policy, timeout)
 
     def call(self, skill: Skill, mode: str, inputs: dict[str, str]) -> SkillResult:
         binding = skill.http
@@ -47,21 +46,8 @@ class HttpApiSkills:
         request, problem = self._request(skill, binding, inputs)
         if request is None:
             return SkillResult("error", message=problem)
-        last = "no answer"
-        for attempt in range(self.attempts):
-            try:
-                response = self.client.send(request)
-            except httpx.TimeoutException:
-                last = f"{skill.name} did not answer within {self.timeout:g} s"
-            except httpx.HTTPError as exc:
-                last = f"{skill.name} could not be reached ({type(exc).__name__})"
-            else:
-                if response.status_code < 500:
-                    return _answer(skill, mode, binding, response)
-                last = f"{skill.name} failed (HTTP {response.status_code})"
-            if attempt + 1 < self.attempts:
-                time.sleep(0.2 * (attempt + 1))
-        return SkillResult("error", message=last)
+        return send_with_retries(skill.name, self.attempts, self.timeout, send=lambda: self.client.send(request),
+                                 read=lambda response: _answer(skill, mode, binding, response))
 
     def _request(self, skill: Skill, binding: HttpBinding, inputs: dict[str, str]) -> tuple[httpx.Request | None, str]:
         url = skill.endpoint

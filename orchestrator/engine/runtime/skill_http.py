@@ -116,32 +116,52 @@ class HttpSkills:
         self.policy = policy
         self.timeout = timeout
         self.attempts = max(1, attempts)
-        pinned = PinnedTransport(policy, transport or httpx.HTTPTransport())
-        # No proxies from the environment: a proxy would resolve the name itself, unchecked.
-        self.client = httpx.Client(timeout=httpx.Timeout(timeout, connect=min(3.0, timeout)),
-                                   follow_redirects=False, transport=pinned, trust_env=False)
+        self.client = pinned_client(policy, timeout, transport)
 
     def call(self, skill: Skill, mode: str, inputs: dict[str, str]) -> SkillResult:
         refusal = endpoint_refusal(skill.endpoint)  # before httpx, which would only say "unsupported"
         if refusal:
             return SkillResult("error", message=refusal)
-        last = "no answer"
-        for attempt in range(self.attempts):
-            try:
-                response = self.client.post(skill.endpoint, json={"inputs": inputs, "mode": mode})
-            except EndpointRefused as exc:
-                return SkillResult("error", message=str(exc))
-            except httpx.TimeoutException:
-                last = f"{skill.name} did not answer within {self.timeout:g} s"
-            except httpx.HTTPError as exc:
-                last = f"{skill.name} could not be reached ({type(exc).__name__})"
-            else:
-                if response.status_code < 500:
-                    return _read_answer(skill, mode, response)
-                last = f"{skill.name} failed (HTTP {response.status_code})"
-            if attempt + 1 < self.attempts:
-                time.sleep(0.2 * (attempt + 1))  # a moment for a restarting service
-        return SkillResult("error", message=last)
+        return send_with_retries(
+            skill.name, self.attempts, self.timeout,
+            send=lambda: self.client.post(skill.endpoint, json={"inputs": inputs, "mode": mode}),
+            read=lambda response: _read_answer(skill, mode, response),
+        )
+
+
+def pinned_client(policy: EndpointPolicy, timeout: float, transport: httpx.BaseTransport | None = None) -> httpx.Client:
+    """An HTTP client for skill calls: every request checked by `policy` and sent to the address checked.
+
+    No proxies from the environment: a proxy would resolve the name itself, unchecked.
+    """
+    pinned = PinnedTransport(policy, transport or httpx.HTTPTransport())
+    return httpx.Client(timeout=httpx.Timeout(timeout, connect=min(3.0, timeout)),
+                        follow_redirects=False, transport=pinned, trust_env=False)
+
+
+def send_with_retries(name: str, attempts: int, timeout: float, *, send: Callable[[], httpx.Response],
+                      read: Callable[[httpx.Response], SkillResult]) -> SkillResult:
+    """One skill call with bounded retries: a 5xx or a network error is tried again, a refusal never.
+
+    Every failure is a SkillResult, never an exception: a failing skill is an outcome of the turn.
+    """
+    last = "no answer"
+    for attempt in range(attempts):
+        try:
+            response = send()
+        except EndpointRefused as exc:
+            return SkillResult("error", message=str(exc))
+        except httpx.TimeoutException:
+            last = f"{name} did not answer within {timeout:g} s"
+        except httpx.HTTPError as exc:
+            last = f"{name} could not be reached ({type(exc).__name__})"
+        else:
+            if response.status_code < 500:
+                return read(response)
+            last = f"{name} failed (HTTP {response.status_code})"
+        if attempt + 1 < attempts:
+            time.sleep(0.2 * (attempt + 1))  # a moment for a restarting service
+    return SkillResult("error", message=last)
 
 
 def _read_answer(skill: Skill, mode: str, response: httpx.Response) -> SkillResult:
