@@ -120,6 +120,10 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "config.errors.locked_out"
 AXES_VERBOSE = False
+# Behind reverse proxies, how many of them append to X-Forwarded-For (`catalog_app/client_ip.py`):
+# lockouts and the chat's rate limits then key on the client, not on the proxy.
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+AXES_CLIENT_IP_CALLABLE = "catalog_app.client_ip.client_ip"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "login"

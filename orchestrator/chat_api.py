@@ -29,6 +29,7 @@ from pydantic import ConfigDict, Field
 
 from catalog_app.access import api_workspace
 from catalog_app.api_base import ErrorOut, studio_auth
+from catalog_app.client_ip import client_ip
 from orchestrator.engine.errors import UnknownName
 
 from .chat_selectors import assistant_by_key, session_debug, session_explain, session_get, session_public
@@ -134,11 +135,6 @@ def _limited(response: HttpResponse, *buckets: tuple[str, int]) -> Status | None
     return None
 
 
-def _address(request: HttpRequest) -> str:
-    # REMOTE_ADDR only: X-Forwarded-For is set by the client unless a trusted proxy rewrites it.
-    return request.META.get("REMOTE_ADDR", "")
-
-
 # --- endpoints ---------------------------------------------------------------------------------------
 
 
@@ -148,7 +144,7 @@ def session_start(request: HttpRequest, response: HttpResponse, key: str) -> Sta
     assistant = _assistant(key)
     _check_origin(request, response, assistant)
     rate = settings.CONCERTO_CHAT_RATE
-    limited = _limited(response, (f"start:{_address(request)}", rate))
+    limited = _limited(response, (f"start:{client_ip(request)}", rate))
     if limited:
         return limited
     session, replies = session_create(assistant=assistant)
@@ -163,7 +159,7 @@ def message_send(request: HttpRequest, response: HttpResponse, session_id: str, 
     _check_origin(request, response, session.assistant)
     rate = settings.CONCERTO_CHAT_RATE
     limited = _limited(response, (f"session:{session.pk}", rate),
-                       (f"address:{_address(request)}", rate * ADDRESS_FACTOR))
+                       (f"address:{client_ip(request)}", rate * ADDRESS_FACTOR))
     if limited:
         return limited
     try:

@@ -6,13 +6,14 @@ import re
 import uuid
 
 import pytest
+from django.test import Client
 
 from orchestrator.chat_services import assistant_create
 from orchestrator.engine.runtime.masking import MASK
 from orchestrator.models import ChatSession, Message, ShareAudit, TraceEvent
 from orchestrator.session_vault import state_open
 
-from .conftest import DEMO_ORIGIN, Widget
+from .conftest import DEMO_KEY, DEMO_ORIGIN, Widget
 
 SSN = "123-45-6789"
 
@@ -200,6 +201,18 @@ def test_messages_beyond_the_rate_are_429(demo, widget, settings):
 def test_session_starts_beyond_the_rate_are_429(demo, widget, settings):
     settings.CONCERTO_CHAT_RATE = 2
     assert [widget.start().status_code for _ in range(3)] == [201, 201, 429]
+
+
+def test_session_starts_behind_a_proxy_are_limited_per_visitor(demo, settings):
+    settings.CONCERTO_CHAT_RATE = 2
+    settings.TRUSTED_PROXY_COUNT = 1
+
+    def start(visitor: str) -> int:
+        return Client().post(f"/api/v1/assistants/{DEMO_KEY}/sessions", headers={"Origin": DEMO_ORIGIN},
+                             REMOTE_ADDR="10.0.0.5", HTTP_X_FORWARDED_FOR=visitor).status_code
+
+    assert [start("203.0.113.1") for _ in range(3)] == [201, 201, 429]
+    assert start("203.0.113.2") == 201  # another visitor behind the same proxy is not held up
 
 
 def test_an_s3_assistant_runs_behind_the_same_api(demo, widget):
