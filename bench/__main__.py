@@ -1,6 +1,6 @@
 """`python -m bench [--only PART]`: every benchmark part in turn, or one of them.
 
-Parts: planning, validation, turns, simulation, learning, nestful, editor, nlu. Each reads its own
+Parts: planning, validation, turns, simulation, learning, nestful, editor, nlu, replies. Each reads its own
 options (`bench/planning.py`, `bench/validation.py`, ...); `bench/turns.py` and `bench/simulation.py`
 run with their defaults here (`python -m bench.turns --help` for their own); `bench/nestful.py`
 reads NESTFUL from the bench's own copy and skips with a message when it cannot have it.
@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from . import editor, learning, nestful, nlu, planning, simulation, turns, validation
+from . import editor, learning, nestful, nlu, planning, replies, simulation, turns, validation
 
 
 def _planning(chosen: argparse.Namespace, rest: list[str]) -> None:
@@ -32,6 +32,7 @@ PARTS: dict[str, Callable[[argparse.Namespace, list[str]], None]] = {
     "nestful": lambda chosen, rest: nestful.run(chosen),
     "editor": lambda chosen, rest: editor.main(chosen),  # the editor page on generated catalogs
     "nlu": lambda chosen, rest: nlu.main([]),  # intent accuracy on held-out phrasings, time per utterance
+    "replies": lambda chosen, rest: replies.main(),  # yes/no replies on held-out phrasings
 }
 
 options = argparse.ArgumentParser(add_help=False)  # --help goes on to the planning part

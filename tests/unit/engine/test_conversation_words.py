@@ -35,14 +35,18 @@ def loan(banking, banking_planner):
     return chat
 
 
-@pytest.mark.parametrize("text", ["I don't mind", "no problem, go ahead", "sure, why not?", "fine by me", "absolutely"])
+@pytest.mark.parametrize("text", ["I don't mind", "no problem, go ahead", "sure, why not?", "fine by me", "absolutely",
+                                  "I have no objection", "I'm ok with that", "sure you can share my ssn", "I guess so",
+                                  "proceed"])
 def test_everyday_yes_grants_consent(loan, text):
     replies = loan.say(text)
     assert "credit_check" in loan.called
     assert replies[-1].kind == "question" and replies[-1].element == "loan_amount"
 
 
-@pytest.mark.parametrize("text", ["I'd rather not", "please don't share it", "no way"])
+@pytest.mark.parametrize("text", ["I'd rather not", "please don't share it", "no way", "I do not consent",
+                                  "I'm not comfortable with that", "I don't want you to share that", "I don't think so",
+                                  "absolutely not!", "nah I'm good"])
 def test_everyday_no_refuses_consent(loan, text):
     replies = loan.say(text)
     assert "credit_check" not in loan.called
