@@ -13,6 +13,7 @@ the catalog's vocabulary with `rapidfuzz` before embedding; contractions are exp
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
@@ -37,7 +38,12 @@ class Embedder(Protocol):
 
 
 def default_embedder() -> Embedder:
-    """all-MiniLM-L6-v2, run in numpy (`minilm.py`); ImportError when its package is not installed."""
+    """all-MiniLM-L6-v2 in int8 by onnxruntime (`minilm_onnx.py`), else in numpy (`minilm.py`) when
+    onnxruntime is not installed; ImportError when the model's package is not installed either."""
+    if all(importlib.util.find_spec(name) for name in ("onnxruntime", "onnx")):
+        from .minilm_onnx import onnx_embedder
+
+        return onnx_embedder()
     from .minilm import minilm_embedder
 
     return minilm_embedder()
