@@ -60,6 +60,21 @@ def default_classifier() -> IntentClassifier:
         return TfidfClassifier()
 
 
+def warm_up() -> float:
+    """Load the default classifier's model now (1.5-4 s) rather than at the first chat turn; returns the
+    seconds it took. Called when a server or worker process starts (orchestrator/apps.py)."""
+    import time
+
+    started = time.perf_counter()
+    try:
+        from .semantic import default_embedder
+
+        default_embedder()(["hello"])  # one call too: onnxruntime sizes its buffers at the first run
+    except (ImportError, OSError) as error:
+        log.warning("semantic intent matching unavailable (%s); using TF-IDF", error)
+    return time.perf_counter() - started
+
+
 # Fitted default classifiers by what they were fitted on: the chat builds an orchestrator every turn,
 # and embedding a catalog's phrases again each time would cost more than the turn itself.
 _fitted: dict[tuple, IntentClassifier] = {}

