@@ -24,22 +24,30 @@ WORDS = re.compile(r"[^\W\d_]{2,}")
 
 
 
+def _fit(guess: IntentGuess) -> float:
+    """How well the intent fits at all: its closest phrase when the classifier pools several."""
+    return guess.score if guess.best is None else guess.best
+
+
 @dataclass(frozen=True)
 class Calibration:
-    """Below `floor` nothing fits; from `floor` to `sure`, or within `margin` of the runner-up, ask."""
+    """Below `floor` nothing fits (judged on `IntentGuess.best` when there is one); below `sure`, or
+    when the runner-up is within `margin` of the score (relatively: 0.16 is 16% of it), ask."""
 
     floor: float
     sure: float
     margin: float
 
 
-# Chosen on bench/data/nlu_dev.yaml only (never on the held-out sets). The lead over the runner-up
-# (`margin`) says more than the score itself: on the dev set a lead of 0.08 with a score of 0.28 started
-# 73% of the phrasings outright with 1 wrong start in 90, where the old rule (score 0.42, lead 0.04)
-# started 50% with the same wrong start; leads of 0.05-0.11 all kept that one wrong start, 0.08 is their
-# middle. Embedding cosines run higher than TF-IDF overlaps, and TF-IDF keeps its old behaviour (one
-# threshold, no clarification).
-CALIBRATION = {"SemanticClassifier": Calibration(floor=0.26, sure=0.28, margin=0.08),
+# Chosen on bench/data/nlu_dev.yaml only (never on the held-out sets). Whether anything fits is judged
+# on the closest single phrase (`IntentGuess.best`, plain cosine: the same scale in every catalog);
+# starting outright on the pooled score and, above all, on its lead over the runner-up, relative to
+# the score: 0.60 against 0.53 ("a question about my card": status or new card?) is closer than 0.36
+# against 0.30 ("a platinum visa"). On the dev set (90 phrasings) this starts 79% outright with 1 wrong
+# start, where the old rule (best phrase 0.42, lead 0.04) started 50% with the same wrong start;
+# relative leads of 0.16 to 0.25 keep that one wrong start, 0.14 makes two. Embedding cosines run
+# higher than TF-IDF overlaps, and TF-IDF keeps its old behaviour (one threshold, no clarification).
+CALIBRATION = {"SemanticClassifier": Calibration(floor=0.28, sure=0.26, margin=0.16),
                "TfidfClassifier": Calibration(floor=0.3, sure=0.3, margin=0.0)}
 DEFAULT_CALIBRATION = Calibration(floor=0.3, sure=0.3, margin=0.0)
 
@@ -48,7 +56,7 @@ DEFAULT_CALIBRATION = Calibration(floor=0.3, sure=0.3, margin=0.0)
 class IntentDecision:
     kind: Literal["intent", "ambiguous", "none"]
     intent: str | None = None  # the intent started (kind "intent")
-    score: float = 0.0
+    score: float = 0.0  # the intent's score; for "none", the closest phrase's similarity
     alternatives: tuple[str, ...] = ()  # the close intents (kind "ambiguous"), best first
     ranked: tuple[IntentGuess, ...] = ()
 
@@ -115,11 +123,11 @@ class IntentMatcher:
             return IntentDecision("none")
         ranked = tuple(self.classifier.rank(text))
         c = self.calibration
-        if not ranked or ranked[0].score < c.floor:
-            return IntentDecision("none", score=ranked[0].score if ranked else 0.0, ranked=ranked)
+        if not ranked or _fit(ranked[0]) < c.floor:
+            return IntentDecision("none", score=_fit(ranked[0]) if ranked else 0.0, ranked=ranked)
         best = ranked[0]
-        runner_up = ranked[1] if len(ranked) > 1 and ranked[1].score >= c.floor else None
-        if runner_up is not None and best.score - runner_up.score < c.margin:
+        runner_up = ranked[1] if len(ranked) > 1 and _fit(ranked[1]) >= c.floor else None
+        if runner_up is not None and best.score - runner_up.score < c.margin * best.score:
             return IntentDecision("ambiguous", score=best.score, alternatives=(best.intent, runner_up.intent),
                                   ranked=ranked)
         if best.score < c.sure:  # plausible but unsure: "did you mean A?" (or A or B)

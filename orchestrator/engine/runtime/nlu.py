@@ -46,7 +46,10 @@ def _stem(word: str) -> str:
 @dataclass(frozen=True)
 class IntentGuess:
     intent: str
-    score: float  # 0..1
+    score: float  # 0..1, what intents are ranked by
+    # The closest single example or phrase (0..1) when the classifier pools several into `score`:
+    # whether anything fits at all is judged on it, on the same scale for every catalog.
+    best: float | None = None
 
 
 class IntentClassifier(Protocol):

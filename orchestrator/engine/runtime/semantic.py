@@ -114,7 +114,8 @@ class SemanticClassifier:
             return []
         text = self.repair(normalise(utterance))
         similarity = (self.matrix @ self.embed([text])[0]) * self.weights
-        guesses = [IntentGuess(intent, max(0.0, min(1.0, self._pool(similarity[members]))))
+        guesses = [IntentGuess(intent, _unit(self._pool(similarity[members])),
+                               _unit(float(similarity[members].max())) if members.size else 0.0)
                    for intent, members in zip(self.intents, self.members, strict=True)]
         return sorted(guesses, key=lambda g: -g.score)
 
@@ -125,6 +126,10 @@ class SemanticClassifier:
         best = float(similarities.max())
         t = self.temperature
         return best + t * float(np.log(np.mean(np.exp((similarities - best) / t)))) if t > 0 else best
+
+
+def _unit(score: float) -> float:
+    return max(0.0, min(1.0, score))
 
 
 def intent_context(spec: CatalogSpec) -> dict[str, list[str]]:
