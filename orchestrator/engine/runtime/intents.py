@@ -15,13 +15,25 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..catalog.spec import CatalogSpec
-from .nlu import IntentClassifier, IntentGuess, TfidfClassifier
+from .nlu import CLAUSE, IntentClassifier, IntentGuess, TfidfClassifier
 
 log = logging.getLogger(__name__)
 
 VALUES = re.compile(r"\S+@\S+|https?://\S+|[\w-]*\d[\w-]*")  # e-mail addresses, links, codes and numbers
 WORDS = re.compile(r"[^\W\d_]{2,}")
 
+
+
+def request_text(text: str) -> str:
+    """The clauses that ask for something, without short ones that only give a value: in "my laptop is
+    broken, my employee id is E12345 and my email is ann@corp.example" the id and the address would
+    pull the request towards the intents whose words they share. A message of value clauses only is
+    kept whole."""
+    clauses = [c.strip() for c in CLAUSE.split(text) if c.strip()]
+    # A short clause around a value gives it ("my email is ...", "id E12345"); a longer one may well
+    # be the request itself ("book a flight to Paris on 2026-12-01").
+    asking = [c for c in clauses if not VALUES.search(c) or len(WORDS.findall(VALUES.sub(" ", c))) > 4]
+    return ", ".join(asking) if asking and len(asking) < len(clauses) else text
 
 
 def _fit(guess: IntentGuess) -> float:
@@ -116,12 +128,12 @@ class IntentMatcher:
         self.calibration = CALIBRATION.get(type(self.classifier).__name__, DEFAULT_CALIBRATION)
 
     def rank(self, text: str) -> list[IntentGuess]:
-        return self.classifier.rank(text)
+        return self.classifier.rank(request_text(text))
 
     def decide(self, text: str) -> IntentDecision:
         if not WORDS.search(VALUES.sub(" ", text)):  # "ada@example.com", "123-45-6789": a value, no request
             return IntentDecision("none")
-        ranked = tuple(self.classifier.rank(text))
+        ranked = tuple(self.classifier.rank(request_text(text)))
         c = self.calibration
         if not ranked or _fit(ranked[0]) < c.floor:
             return IntentDecision("none", score=_fit(ranked[0]) if ranked else 0.0, ranked=ranked)
