@@ -23,6 +23,9 @@ if (BASE_DIR / ".env").is_file():
 
 # Off unless asked for (`make demo` asks): a forgotten variable must not publish tracebacks.
 DEBUG = env.bool("DEBUG", default=False)
+# Load the intent model (1.5-4 s) when a process starts rather than at its first chat turn. Unset: on for
+# gunicorn, run_studio, runserver and Celery workers, off elsewhere (tests, other commands).
+NLU_WARM_UP = env.bool("NLU_WARM_UP", default=None)
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 # Without SECRET_KEY, one random key is made for this checkout and kept under var/ (shared by the
 # web server and the worker of `run_studio`). Deployments set it, the same for every process.

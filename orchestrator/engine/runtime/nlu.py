@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from functools import lru_cache
 from typing import Any, Protocol
 
@@ -46,7 +46,10 @@ def _stem(word: str) -> str:
 @dataclass(frozen=True)
 class IntentGuess:
     intent: str
-    score: float  # 0..1
+    score: float  # 0..1, what intents are ranked by
+    # The closest single example or phrase (0..1) when the classifier pools several into `score`:
+    # whether anything fits at all is judged on it, on the same scale for every catalog.
+    best: float | None = None
 
 
 class IntentClassifier(Protocol):
@@ -180,14 +183,41 @@ def _in_digits(utterance: str) -> str:
     return number_parser.parse(utterance)
 
 
-def _date(utterance: str) -> str | None:
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
+          r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
+_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_COUNT = r"(?:\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten)"
+# Everyday dates, found by pattern first: dateparser alone reads a date into "march" or "the 5th" too.
+# Numeric dates other than ISO are left out: "03/04" is March or April depending on who typed it.
+EVERYDAY_DATE = re.compile(
+    rf"\b(?:(?:the\s+)?day\s+after\s+tomorrow|today|tomorrow"
+    rf"|(?:(?:next|this|coming)\s+)?{_WEEKDAY}"
+    rf"|in\s+{_COUNT}\s+(?:days?|weeks?|months?)|next\s+(?:week|month)"
+    rf"|(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?"
+    rf"|{_MONTH}\s+(?:the\s+)?{_DAY}(?:,?\s+\d{{4}})?)\b",
+    re.I,
+)
+
+
+def _date(utterance: str, today: date | None = None) -> str | None:
+    """An ISO date, or an everyday one ("next friday", "3 March", "in two weeks") read by dateparser
+    relative to `today`, in the future when the year is not said."""
     match = ISO_DATE.search(utterance)
+    if match:
+        try:
+            return date(*map(int, match.groups())).isoformat()
+        except ValueError:
+            return None
+    match = EVERYDAY_DATE.search(utterance)
     if not match:
         return None
-    try:
-        return date(*map(int, match.groups())).isoformat()
-    except ValueError:
-        return None
+    import dateparser  # imported when needed: it takes a quarter of a second
+
+    base = datetime.combine(today or date.today(), datetime.min.time())
+    found = dateparser.parse(match.group(0), languages=["en"],
+                             settings={"PREFER_DATES_FROM": "future", "RELATIVE_BASE": base})
+    return found.date().isoformat() if found else None
 
 
 @lru_cache(maxsize=512)

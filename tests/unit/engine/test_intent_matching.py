@@ -114,3 +114,23 @@ def test_another_request_while_choosing_is_that_request(banking, banking_planner
     assert state.pending is not None and state.pending.kind == "choose"
     bot.turn(state, "I'd like to apply for a loan")
     assert state.current is not None and state.current.intent == "apply_loan"
+
+
+@pytest.mark.parametrize(
+    ("text", "asking"),
+    [
+        ("my laptop is broken, my employee id is E12345 and my email is ann@corp.example", "my laptop is broken"),
+        ("I want a loan, my income is $90,000", "I want a loan"),
+        ("status of CC-104233", "status of CC-104233"),  # only a value clause: kept whole
+        ("book a flight to Paris on 2026-12-01, I need a window seat",  # a long clause is a request
+         "book a flight to Paris on 2026-12-01, I need a window seat"),
+    ],
+)
+def test_short_clauses_that_give_a_value_do_not_decide_the_request(text, asking):
+    assert intents.request_text(text) == asking
+
+
+def test_values_given_with_a_request_do_not_blur_it(helpdesk):
+    text = "my laptop is broken, my employee id is E12345 and my email is a@b.example"
+    decision = IntentMatcher(helpdesk).decide(text)
+    assert decision.kind == "intent" and decision.intent == "report_broken_device"

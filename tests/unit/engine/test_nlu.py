@@ -1,8 +1,11 @@
 """The goal reasoning engine's understanding: intents, control acts and values by format."""
 
+from datetime import date
+
 import pytest
 
 from orchestrator.engine.catalog.spec import Element
+from orchestrator.engine.runtime import nlu
 from orchestrator.engine.runtime.nlu import (
     TfidfClassifier,
     control_act,
@@ -98,6 +101,39 @@ def test_mentioned_element(banking):
 )
 def test_values_by_format(fmt, text, value):
     assert extract_value(Element(name="x", format=fmt), text) == value
+
+
+MONDAY = date(2026, 11, 23)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("next friday", "2026-11-27"),
+        ("on Friday please", "2026-11-27"),
+        ("I want to fly to Berlin tomorrow", "2026-11-24"),
+        ("the day after tomorrow", "2026-11-25"),
+        ("in two weeks", "2026-12-07"),
+        ("3 March", "2027-03-03"),  # no year said: the next one
+        ("March 3rd", "2027-03-03"),
+        ("the 5th of December", "2026-12-05"),
+        ("born on 12 June 1985", "1985-06-12"),
+        ("1990-02-28", "1990-02-28"),
+        ("I may travel", None),  # "may" alone is no date
+        ("march", None),
+        ("the 5th", None),
+        ("31 february", None),
+        ("03/04/2026", None),  # March or April, depending on who typed it: asked again
+        ("book a flight to Rome", None),
+    ],
+)
+def test_everyday_dates(text, value):
+    assert nlu._date(text, today=MONDAY) == value
+
+
+def test_a_date_element_takes_an_everyday_date():
+    assert extract_value(Element(name="day", format="date"), "next friday") == nlu._date("next friday")
+    assert extract_value(Element(name="day", format="date"), "no idea") is None
 
 
 def test_free_text_only_as_an_answer():

@@ -1,0 +1,47 @@
+"""The int8 onnxruntime MiniLM gives the numpy float model's sentence vectors, near enough to rank alike."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import numpy as np
+import pytest
+
+from orchestrator.engine.runtime import semantic
+from orchestrator.engine.runtime.minilm import MiniLM, minilm_embedder
+
+pytest.importorskip("onnxruntime")
+from orchestrator.engine.runtime.minilm_onnx import OnnxMiniLM, onnx_embedder  # noqa: E402
+
+TEXTS = ["I'd like a platinum visa", "my work phone fell in water", "book me a flight to Lisbon next friday",
+         "yes", "help me, I can't remember my password, it's been locked since the update this morning"]
+
+
+@pytest.fixture(scope="module")
+def vectors() -> tuple[np.ndarray, np.ndarray]:
+    return minilm_embedder()(TEXTS), onnx_embedder()(TEXTS)
+
+
+def test_int8_vectors_point_where_the_float_model_points(vectors):
+    reference, int8 = vectors
+    assert int8.shape == reference.shape == (len(TEXTS), 384)
+    assert np.allclose(np.linalg.norm(int8, axis=1), 1.0, atol=1e-5)
+    assert (np.sum(reference * int8, axis=1) > 0.97).all()
+
+
+def test_int8_vectors_keep_the_float_model_similarities(vectors):
+    reference, int8 = vectors
+    assert np.abs(reference @ reference.T - int8 @ int8.T).max() < 0.05
+
+
+def test_the_float_graph_is_the_numpy_model():
+    # Same weights, same arithmetic: the graph builder is checked apart from the quantisation.
+    graph = OnnxMiniLM(quantise=False)
+    assert np.allclose(graph(TEXTS), MiniLM()(TEXTS), atol=1e-4)
+
+
+def test_the_default_embedder_is_the_int8_one_and_numpy_without_onnxruntime(monkeypatch):
+    assert isinstance(semantic.default_embedder(), OnnxMiniLM)
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "onnxruntime" else real(name, *a))
+    assert isinstance(semantic.default_embedder(), MiniLM)
