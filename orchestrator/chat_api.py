@@ -10,7 +10,9 @@ Disabled assistants answer 403; the studio's test assistants (drafts) are not se
 A request that carries an `Origin` (a browser) must come from one of the assistant's allowed
 origins (403 otherwise); one without (a server, the CLI) is let through. Allowed origins get CORS
 headers, also on errors, so the widget can show them. Messages are rate limited per session and
-per client address, session starts per address (429 with Retry-After). Errors have the shape
+per client address, session starts per address (429 with Retry-After). A message sent while the
+session's previous one is still being answered waits a little, then gets 409 with Retry-After (the
+widget sends it again with the same client_id). Errors have the shape
 {"detail", "errors": [{"path", "message"}]} like the rest of the API.
 """
 
@@ -32,7 +34,14 @@ from catalog_app.api_base import ErrorOut, studio_auth
 from orchestrator.engine.errors import UnknownName
 
 from .chat_selectors import assistant_by_key, session_debug, session_explain, session_get, session_public
-from .chat_services import MAX_CLIENT_ID_CHARS, MAX_MESSAGE_CHARS, MessageInvalid, message_post, session_create
+from .chat_services import (
+    MAX_CLIENT_ID_CHARS,
+    MAX_MESSAGE_CHARS,
+    MessageInvalid,
+    SessionBusy,
+    message_post,
+    session_create,
+)
 from .models import Assistant, ChatSession
 
 router = Router(tags=["chat"])
@@ -108,6 +117,7 @@ def _check_origin(request: HttpRequest, response: HttpResponse, assistant: Assis
     if origin.rstrip("/").lower() not in assistant.allowed_origins:
         raise HttpError(403, f"origin '{origin}' is not allowed for assistant '{assistant.key}'")
     response["Access-Control-Allow-Origin"] = origin
+    response["Access-Control-Expose-Headers"] = "Retry-After"  # the widget waits as told on 409/429
     response["Vary"] = "Origin"
 
 
@@ -156,7 +166,7 @@ def session_start(request: HttpRequest, response: HttpResponse, key: str) -> Sta
 
 
 @router.post("/sessions/{session_id}/messages",
-             response={200: RepliesOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut, 429: ErrorOut},
+             response={200: RepliesOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut, 429: ErrorOut},
              exclude_none=True, summary="Send a message; the assistant's replies come back")
 def message_send(request: HttpRequest, response: HttpResponse, session_id: str, payload: MessageIn) -> Status:
     session = _session(session_id)
@@ -170,6 +180,10 @@ def message_send(request: HttpRequest, response: HttpResponse, session_id: str, 
         replies = message_post(session_id=session.pk, text=payload.text, client_id=payload.client_id)
     except MessageInvalid as exc:
         return Status(422, {"detail": str(exc), "errors": [{"path": exc.path, "message": str(exc)}]})
+    except SessionBusy as exc:
+        # The previous message's turn still runs: the widget sends this one again (same client_id).
+        response["Retry-After"] = str(exc.retry_after)
+        return Status(409, {"detail": str(exc), "errors": []})
     return Status(200, {"replies": replies})
 
 

@@ -1,22 +1,32 @@
 """Writes of live assistants and their conversations: publish, start a session, post a message.
 
-A message is one transaction that holds the session's row lock from reading the state to writing
-the new one, so two messages to one session run one after the other, each on the state the other
-left, and a failure leaves nothing half-saved. Skill calls happen under that lock too: a slow
-skill holds up its own session (for at most the skill timeout times its attempts), no other.
+A message takes the session's lease (`lease_token`, `lease_until`: one conditional UPDATE), runs
+its turn with no database transaction open (skill calls may be slow), then writes the turn in one
+short transaction that re-locks the row, checks the lease is still its own and clears it. So two
+messages to one session run one after the other, each on the state the other left; a slow skill
+holds up its own session only, and no database lock or connection transaction while it waits;
+a failure leaves nothing half-saved. A message finding the lease taken waits a little, then gets
+SessionBusy (the API's 409 with Retry-After). A lease lapses after CONCERTO_CHAT_LEASE_SECONDS,
+so a worker killed mid-turn blocks its session that long at most; a turn whose lease lapsed and
+was taken over writes nothing.
 Transcripts and traces are stored with the values of sensitive elements masked; the session
 state keeps them (the runtime must send them on), encrypted at rest (`session_vault`).
 """
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 
 from catalog_app.models import CatalogVersion, VersionStatus, Workspace
 from orchestrator.engine.catalog.spec import CatalogSpec
@@ -38,6 +48,17 @@ MAX_MESSAGE_CHARS = 2000
 class SessionNotFound(ConcertoError):
     def __init__(self, session_id: object):
         super().__init__(f"unknown session '{session_id}'")
+
+
+class SessionBusy(ConcertoError):
+    """Another message of the session is being answered (or took over a lapsed turn): send again."""
+
+    def __init__(self, session_id: object, *, retry_after: int, lapsed: bool = False):
+        told = ("the turn took too long and the conversation went on without it; send the message again"
+                if lapsed else "the previous message of this conversation is still being answered; "
+                               f"send again in {retry_after} s")
+        super().__init__(f"session '{session_id}': {told}")
+        self.retry_after = retry_after
 
 
 class MessageInvalid(ConcertoError):
@@ -165,46 +186,102 @@ def _replies_to(session: ChatSession, client_id: str) -> list[dict[str, Any]] | 
     return replies
 
 
-@transaction.atomic
+def _lease_take(session_id: uuid.UUID, token: uuid.UUID) -> bool:
+    """Take the session's lease, if it is free or has lapsed: one statement, atomic on its own."""
+    now = timezone.now()
+    free = Q(lease_token__isnull=True) | Q(lease_until__lt=now)
+    return bool(ChatSession.objects.filter(free, pk=session_id)
+                .update(lease_token=token, lease_until=now + timedelta(seconds=settings.CONCERTO_CHAT_LEASE_SECONDS)))
+
+
+def _lease_release(session_id: uuid.UUID, token: uuid.UUID) -> None:
+    ChatSession.objects.filter(pk=session_id, lease_token=token).update(lease_token=None, lease_until=None)
+
+
+def _lease_wait(session_id: uuid.UUID, token: uuid.UUID, client_id: str) -> tuple[ChatSession, list | None]:
+    """The session with its lease taken by `token`, or the stored replies of `client_id` (no lease).
+
+    Another message's turn holds the lease: wait for it a little (CONCERTO_CHAT_LEASE_WAIT
+    seconds), then SessionBusy; the widget sends again with the same client id.
+    """
+    deadline = time.monotonic() + settings.CONCERTO_CHAT_LEASE_WAIT
+    pause = 0.02
+    while True:
+        taken = _lease_take(session_id, token)
+        session = (ChatSession.objects.select_related("assistant__catalog_version__catalog")
+                   .filter(pk=session_id).first())
+        if session is None:
+            raise SessionNotFound(session_id)
+        # A copy of a message whose turn has landed: its replies, whoever holds the lease now.
+        stored = _replies_to(session, client_id) if client_id else None
+        if stored is not None:
+            if taken:
+                _lease_release(session_id, token)
+            return session, stored
+        if taken:
+            return session, None
+        if time.monotonic() >= deadline:
+            raise SessionBusy(session_id, retry_after=max(1, round(settings.CONCERTO_CHAT_LEASE_WAIT)))
+        time.sleep(pause)
+        pause = min(pause * 2, 0.2)
+
+
 def message_post(*, session_id: uuid.UUID | str, text: str, client_id: str = "") -> list[dict[str, Any]]:
     """One user message through the orchestrator; the assistant's replies, as the API gives them.
 
     A message that carries a `client_id` already seen in this session runs no turn: its stored
-    replies come back (masked as stored), so a widget may resend after a network blip. The
-    check runs under the session's row lock, so two copies racing each other run one turn.
+    replies come back (masked as stored), so a widget may resend after a network blip. The check
+    runs with the session's lease held, so two copies racing each other run one turn.
     """
     text = _check_text(text)
     client_id = _check_client_id(client_id)
-    # Lock the session row only ("self"): sessions of one assistant must not wait for each other.
-    session = (ChatSession.objects.select_for_update(of=("self",))
-               .select_related("assistant__catalog_version__catalog").filter(pk=session_uuid(session_id)).first())
-    if session is None:
+    pk = session_uuid(session_id)
+    if pk is None:
         raise SessionNotFound(session_id)
-    if client_id:
-        stored = _replies_to(session, client_id)
-        if stored is not None:
-            return stored
-    position = session.message_count
-    runtime = runtime_for(session.assistant, seed=_seed(session, position))
-    state = state_open(session.state, session_id=session.pk)
-    hidden = _answer_hidden(runtime.spec, state, text)
-    before = sensitive_values(runtime.spec, state)
+    token = uuid.uuid4()
+    session, stored = _lease_wait(pk, token, client_id)
+    if stored is not None:
+        return stored
+    try:
+        # No transaction is open here: a slow skill holds this session's lease, no database lock.
+        position = session.message_count
+        runtime = runtime_for(session.assistant, seed=_seed(session, position))
+        state = state_open(session.state, session_id=session.pk)
+        hidden = _answer_hidden(runtime.spec, state, text)
+        before = sensitive_values(runtime.spec, state)
 
-    log = runtime.bot.turn(state, text)
+        log = runtime.bot.turn(state, text)
 
-    values = list(dict.fromkeys(before + sensitive_values(runtime.spec, state)))
-    if hidden and mask_text(text, values) == text:
-        values.append(text)  # an unread answer to a sensitive question: hidden whole
-    scrub = scrubber_for(runtime.spec, state, extra=values)
-    replies = [reply_with_hints(runtime.spec, reply.as_dict()) for reply in log.replies]
+        values = list(dict.fromkeys(before + sensitive_values(runtime.spec, state)))
+        if hidden and mask_text(text, values) == text:
+            values.append(text)  # an unread answer to a sensitive question: hidden whole
+        scrub = scrubber_for(runtime.spec, state, extra=values)
+        replies = [reply_with_hints(runtime.spec, reply.as_dict()) for reply in log.replies]
+        _turn_save(session, token, position, text, client_id, state, log, replies, scrub)
+    except BaseException:
+        _lease_release(pk, token)  # nothing of the turn was written; the next message may run
+        raise
+    return replies
+
+
+@transaction.atomic
+def _turn_save(session: ChatSession, token: uuid.UUID, position: int, text: str, client_id: str,
+               state: SessionState, log: TurnLog, replies: list[dict[str, Any]], scrub: Scrubber) -> None:
+    """The turn's rows in one short transaction, if the lease is still ours; the lease is cleared."""
+    locked = (ChatSession.objects.select_for_update().filter(pk=session.pk, lease_token=token)
+              .values_list("message_count", "trace_count").first())
+    # None: the lease lapsed and another message took the session over (under our lease nobody
+    # else writes, so the counts are still the ones the turn started from).
+    if locked != (position, session.trace_count):
+        raise SessionBusy(session.pk, retry_after=1, lapsed=True)
     user = Message(session=session, position=position, role=MessageRole.USER, kind="user",
                    text=scrub.text(text), data={}, client_id=client_id)
     Message.objects.bulk_create([user, *_assistant_messages(session, position + 1, replies, scrub)])
     _record_trace(session, position, log, scrub)
     session.state = state_seal(state)
     session.message_count = position + 1 + len(replies)
-    session.save(update_fields=["state", "message_count", "trace_count", "updated_at"])
-    return replies
+    session.lease_token, session.lease_until = None, None
+    session.save(update_fields=["state", "message_count", "trace_count", "updated_at", "lease_token", "lease_until"])
 
 
 def _answer_hidden(spec: CatalogSpec, state: SessionState, text: str) -> bool:
