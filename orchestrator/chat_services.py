@@ -267,21 +267,31 @@ def message_post(*, session_id: uuid.UUID | str, text: str, client_id: str = "")
 @transaction.atomic
 def _turn_save(session: ChatSession, token: uuid.UUID, position: int, text: str, client_id: str,
                state: SessionState, log: TurnLog, replies: list[dict[str, Any]], scrub: Scrubber) -> None:
-    """The turn's rows in one short transaction, if the lease is still ours; the lease is cleared."""
-    locked = (ChatSession.objects.select_for_update().filter(pk=session.pk, lease_token=token)
-              .values_list("message_count", "trace_count").first())
-    # None: the lease lapsed and another message took the session over (under our lease nobody
-    # else writes, so the counts are still the ones the turn started from).
-    if locked != (position, session.trace_count):
+    """The turn's rows in one short transaction, if the lease is still ours; the lease is cleared.
+
+    The session's UPDATE comes first: it takes the row lock and checks the lease in one statement
+    (no row: the lease lapsed and another message took the session over, so nothing is written).
+    Under our lease nobody else writes, so the counts are still the ones the turn started from.
+    """
+    start = session.trace_count
+    events = _trace_events(position, log, scrub)
+    claimed = (ChatSession.objects.filter(pk=session.pk, lease_token=token, message_count=position, trace_count=start)
+               .update(state=state_seal(state), message_count=position + 1 + len(replies),
+                       trace_count=start + len(events), updated_at=timezone.now(), lease_token=None, lease_until=None))
+    if not claimed:
         raise SessionBusy(session.pk, retry_after=1, lapsed=True)
     user = Message(session=session, position=position, role=MessageRole.USER, kind="user",
                    text=scrub.text(text), data={}, client_id=client_id)
     Message.objects.bulk_create([user, *_assistant_messages(session, position + 1, replies, scrub)])
-    _record_trace(session, position, log, scrub)
-    session.state = state_seal(state)
-    session.message_count = position + 1 + len(replies)
-    session.lease_token, session.lease_until = None, None
-    session.save(update_fields=["state", "message_count", "trace_count", "updated_at", "lease_token", "lease_until"])
+    if events:
+        TraceEvent.objects.bulk_create(TraceEvent(session=session, position=start + offset, kind=kind, data=data)
+                                       for offset, (kind, data) in enumerate(events))
+    if log.shares:
+        ShareAudit.objects.bulk_create(
+            ShareAudit(session=session, assistant_id=session.assistant_id, element=s.element, skill=s.skill,
+                       consent=s.consent, step=s.step)
+            for s in log.shares
+        )
 
 
 def _answer_hidden(spec: CatalogSpec, state: SessionState, text: str) -> bool:
@@ -296,18 +306,8 @@ def _answer_hidden(spec: CatalogSpec, state: SessionState, text: str) -> bool:
     return spec.element(pending.element).sensitive
 
 
-def _assistant_messages(session: ChatSession, start: int, replies: list[dict[str, Any]],
-                        scrub: Scrubber | None) -> list[Message]:
-    return [
-        Message(session=session, position=start + offset, role=MessageRole.ASSISTANT, kind=reply["kind"],
-                text=scrub.text(reply["text"]) if scrub else reply["text"],
-                data=scrub.data(reply) if scrub else reply)
-        for offset, reply in enumerate(replies)
-    ]
-
-
-def _record_trace(session: ChatSession, turn: int, log: TurnLog, scrub: Scrubber) -> None:
-    """Plans, skill calls and shares of one turn (`turn`: the position of the user's message).
+def _trace_events(turn: int, log: TurnLog, scrub: Scrubber) -> list[tuple[str, dict[str, Any]]]:
+    """Plans, skill calls and shares of one turn (`turn`: the position of the user's message), masked.
 
     The engine's log keeps the order within each kind, not across kinds, so they are stored
     kind by kind; `turn` groups them with the message that caused them.
@@ -318,16 +318,14 @@ def _record_trace(session: ChatSession, turn: int, log: TurnLog, scrub: Scrubber
     events += [(TraceKind.EXECUTION, e.model_dump(mode="json")) for e in log.executions]
     events += [(TraceKind.SHARE, {"element": s.element, "skill": s.skill, "consent": s.consent, "step": s.step})
                for s in log.shares]
-    if not events:
-        return
-    start = session.trace_count
-    session.trace_count += len(events)
-    TraceEvent.objects.bulk_create(
-        TraceEvent(session=session, position=start + offset, kind=kind, data=scrub.data({"turn": turn, **data}))
-        for offset, (kind, data) in enumerate(events)
-    )
-    ShareAudit.objects.bulk_create(
-        ShareAudit(session=session, assistant=session.assistant, element=s.element, skill=s.skill,
-                   consent=s.consent, step=s.step)
-        for s in log.shares
-    )
+    return [(kind, scrub.data({"turn": turn, **data})) for kind, data in events]
+
+
+def _assistant_messages(session: ChatSession, start: int, replies: list[dict[str, Any]],
+                        scrub: Scrubber | None) -> list[Message]:
+    return [
+        Message(session=session, position=start + offset, role=MessageRole.ASSISTANT, kind=reply["kind"],
+                text=scrub.text(reply["text"]) if scrub else reply["text"],
+                data=scrub.data(reply) if scrub else reply)
+        for offset, reply in enumerate(replies)
+    ]
