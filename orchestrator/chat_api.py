@@ -191,7 +191,7 @@ def message_send(request: HttpRequest, response: HttpResponse, session_id: str, 
     if limited:
         return limited
     try:
-        replies = message_post(session_id=session.pk, text=payload.text, client_id=payload.client_id)
+        replies = message_post(session_id=session.pk, text=payload.text, client_id=payload.client_id, known=session)
     except MessageInvalid as exc:
         return Status(422, {"detail": str(exc), "errors": [{"path": exc.path, "message": str(exc)}]})
     except SessionBusy as exc:

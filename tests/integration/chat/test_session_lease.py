@@ -214,3 +214,19 @@ def test_a_copy_sent_while_its_turn_runs_waits_and_gets_the_same_replies(demo, s
     assert first.error is None
     assert copy == first.result
     assert Message.objects.filter(session=session, role="user").count() == 1
+
+
+def test_a_copy_of_the_session_read_before_another_turn_landed_is_not_used(demo):
+    """The API passes the session it read for its checks; a turn landing in between makes it stale."""
+    from orchestrator.chat_selectors import session_get
+
+    session, _ = session_create(assistant=demo)
+    stale = session_get(session_id=session.pk)
+    message_post(session_id=session.pk, text=LOAN, client_id="loan")  # lands after `stale` was read
+    replies = message_post(session_id=session.pk, text=EMAIL, client_id="email", known=stale)
+    assert replies[-1]["element"] == "ssn"  # the email answered the loan's question: the fresh state
+    assert message_post(session_id=session.pk, text=LOAN, client_id="loan", known=stale)[-1]["element"] == "email"
+    stored = ChatSession.objects.get(pk=session.pk)
+    assert _positions(session.pk) == list(range(stored.message_count))
+    assert list(Message.objects.filter(session=session, role="user").values_list("client_id", flat=True)) == [
+        "loan", "email"]
