@@ -26,7 +26,8 @@ positions likewise, no lease left, every share trace with its audit row, no sens
 in stored messages, traces or audit rows (the sealed state is the only place the values are), and
 every session state opens. Prints markdown tables. The load generator runs on the same machine:
 its CPU is taken from the server's; so the table also gives the CPU the gunicorn workers and the
-generator spent per turn (session starts included; PostgreSQL's and Redis's own CPU not), which
+generator spent per turn, and the PostgreSQL backends of the bench database (session starts
+included; Redis's not), which
 other load on a shared machine does not change as much as it changes turns/s.
 """
 
@@ -170,6 +171,15 @@ def cpu_seconds(pids: list[int]) -> float:
             continue
         total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
     return total / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_pids() -> list[int]:
+    """The PostgreSQL backends serving the bench database (the server's connections)."""
+    import psycopg
+
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+        rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", (DATABASE,)).fetchall()
+    return [pid for (pid,) in rows]
 
 
 def warm(workers: int, threads: int) -> None:
@@ -412,35 +422,43 @@ def run(args: argparse.Namespace) -> None:
             kill_after = int(expected * kill_share) if kill_share else None
             before = loadavg()
             cpu_before = {pid: cpu_seconds([pid]) for pid in worker_pids(server.pid)}
+            # Backends are per connection (CONN_MAX_AGE keeps them); ones opened during the run count
+            # from zero, ones closed during it are lost: an approximation, an undercount if anything.
+            pg_before = {pid: cpu_seconds([pid]) for pid in postgres_pids()}
             own_cpu = time.process_time()
             tally, seconds, killed = asyncio.run(load(args.users, args.conversations, 0 if args.closed else args.think,
                                                       args.ramp, args.seed, kill_after, server.pid))
             own_cpu = time.process_time() - own_cpu
             # Workers alive at the end, the respawned one too; a killed one's CPU is lost (an undercount).
             server_cpu = sum(cpu_seconds([pid]) - cpu_before.get(pid, 0.0) for pid in worker_pids(server.pid))
+            pg_cpu = sum(cpu_seconds([pid]) - pg_before.get(pid, 0.0) for pid in postgres_pids())
             after = loadavg()
         finally:
             stop_server(server)
         checks = check_database(tally.sessions_ids)
-        results.append((name, tally, seconds, killed, before, after, checks, server_cpu, own_cpu))
+        results.append((name, tally, seconds, killed, before, after, checks, server_cpu, pg_cpu, own_cpu))
 
     mode = "closed loop (no pause)" if args.closed else f"think {args.think:g} s (uniform 0.5x-1.5x)"
     print(f"\nChat over HTTP: gunicorn gthread {args.workers} workers x {args.threads} threads, PostgreSQL, "
           f"Redis; {args.users} users x {args.conversations} banking conversations, {mode}; "
           f"{os.cpu_count()} cores shared with the load generator")
     print("| run | sessions | turns | errors | resends (why) | turns/s | p50 ms | p95 ms | p99 ms | "
-          "session start p95 ms | server CPU ms/turn | generator CPU ms/turn | load avg before -> after |")
-    print("| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
-    for name, tally, seconds, killed, before, after, _, server_cpu, own_cpu in results:
+          "session start p95 ms | CPU ms/turn: gunicorn + PostgreSQL + generator | load avg before -> after |")
+    print("| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |")
+    for name, tally, seconds, killed, before, after, _, server_cpu, pg_cpu, own_cpu in results:
         why = ", ".join(f"{k} x{v}" for k, v in sorted(tally.statuses.items())) or "-"
         label = f"{name} (SIGKILL worker {killed[0]})" if killed else name
         ms = [x * 1000 for x in tally.latencies]
+
+        def per_turn(cpu: float, turns: int = tally.turns) -> str:
+            return f"{cpu * 1000 / max(1, turns):.1f}"
+
         print(f"| {label} | {tally.sessions} | {tally.turns} | {tally.errors} | {tally.resends} ({why}) "
               f"| {tally.turns / seconds:.1f} | {percentile(ms, 0.5):.0f} | {percentile(ms, 0.95):.0f} "
               f"| {percentile(ms, 0.99):.0f} | {percentile([x * 1000 for x in tally.starts], 0.95):.0f} "
-              f"| {server_cpu * 1000 / max(1, tally.turns):.1f} | {own_cpu * 1000 / max(1, tally.turns):.1f} "
+              f"| {per_turn(server_cpu)} + {per_turn(pg_cpu)} + {per_turn(own_cpu)} "
               f"| {before} -> {after} |")
-    for name, *_, checks, _server, _own in results:
+    for name, *_, checks, _server, _pg, _own in results:
         print(f"\nDatabase after the {name} run:")
         print("| check | looked at | result |")
         print("| --- | ---: | --- |")

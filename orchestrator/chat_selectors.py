@@ -60,6 +60,28 @@ def session_get(*, session_id: uuid.UUID | str, workspace: Workspace | None = No
     return sessions.filter(pk=pk).first()
 
 
+# What the chat API leaves unread on every message and session start: the version's frozen spec
+# and compiled domain (kilobytes, for a large catalog megabytes, of JSON and PDDL), which the
+# runtime takes from its cache per version (`version_spec`), and long texts it does not show.
+_VERSION_UNREAD = tuple(f"catalog_version__{name}" for name in ("frozen_spec", "compiled_domain", "description",
+                                                                 "note"))
+
+
+def session_for_message(*, session_id: uuid.UUID | str) -> ChatSession | None:
+    """The session with what a message needs of its assistant (see `_VERSION_UNREAD`)."""
+    pk = session_uuid(session_id)
+    if pk is None:
+        return None
+    return (ChatSession.objects.select_related("assistant__catalog_version__catalog")
+            .defer(*(f"assistant__{name}" for name in _VERSION_UNREAD)).filter(pk=pk).first())
+
+
+def assistant_for_chat(*, key: str) -> Assistant | None:
+    """The assistant `key` with what starting a conversation needs (see `_VERSION_UNREAD`)."""
+    return (Assistant.objects.select_related("catalog_version__catalog").defer(*_VERSION_UNREAD)
+            .filter(key=key).first())
+
+
 def session_recent(*, assistant: Assistant, limit: int = RECENT_SESSIONS) -> list[ChatSession]:
     return list(assistant.sessions.order_by("-updated_at")[:limit])
 
