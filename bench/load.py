@@ -326,7 +326,7 @@ async def load(users: int, conversations: int, think: float, ramp: float, seed: 
 # --- the database afterwards --------------------------------------------------------------------------
 
 
-def check_database(session_ids: list[str]) -> list[tuple[str, int, str]]:
+def check_database(session_ids: list[str], answered: int) -> list[tuple[str, int, str]]:
     """(check, sessions or rows looked at, problems found or 'ok') for the sessions of one run."""
     from django.db.models import Count
 
@@ -374,6 +374,8 @@ def check_database(session_ids: list[str]) -> list[tuple[str, int, str]]:
             leaks.append(str(session.pk))
     duplicated = (Message.objects.filter(session__in=sessions).values("session", "position")
                   .annotate(n=Count("id")).filter(n__gt=1).count())
+    # Resent messages (same client_id) ran once: one stored user message per answered message.
+    asked = Message.objects.filter(session__in=sessions, role="user").count()
 
     def verdict(found: list[str] | int) -> str:
         if isinstance(found, int):
@@ -383,6 +385,8 @@ def check_database(session_ids: list[str]) -> list[tuple[str, int, str]]:
     return [
         ("message positions contiguous, = message_count", len(sessions), verdict(gaps)),
         ("no position written twice", len(sessions), verdict(duplicated)),
+        ("user messages stored = messages answered (no turn run twice or lost)", answered,
+         "ok" if asked == answered else f"{asked} stored"),
         ("trace positions contiguous, = trace_count", len(sessions), verdict(traces_bad)),
         ("no lease left behind", len(sessions), verdict(leased)),
         ("every share trace has its audit row", shares, verdict(audit_missing)),
@@ -435,7 +439,7 @@ def run(args: argparse.Namespace) -> None:
             after = loadavg()
         finally:
             stop_server(server)
-        checks = check_database(tally.sessions_ids)
+        checks = check_database(tally.sessions_ids, tally.turns)
         results.append((name, tally, seconds, killed, before, after, checks, server_cpu, pg_cpu, own_cpu))
 
     mode = "closed loop (no pause)" if args.closed else f"think {args.think:g} s (uniform 0.5x-1.5x)"
