@@ -25,4 +25,5 @@ RUN python manage.py collectstatic --noinput \
 USER concerto
 
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000"]
+# Threaded workers, counts from WEB_CONCURRENCY and GUNICORN_THREADS (config/gunicorn.py).
+CMD ["gunicorn", "-c", "config/gunicorn.py", "config.wsgi:application"]

@@ -2,8 +2,8 @@
 
     python -m bench.turns [--repeat 5] [--skills 200] [--conversations 10]
 
-Every turn goes through `orchestrator.chat_services.message_post`, as the API calls it: lock
-the session row, load the state, NLU, planning (Fast Downward), bookkeeping, masking, saving the
+Every turn goes through `orchestrator.chat_services.message_post`, as the API calls it: lease
+the session, load the state, NLU, planning (Fast Downward), bookkeeping, masking, saving the
 state, transcript, trace and audit rows. The database is a throwaway copy of the configured one
 (`DATABASE_URL`, else SQLite in a temporary file), created and dropped by the benchmark.
 

@@ -97,15 +97,15 @@ def version_spec(*, version: CatalogVersion) -> CatalogSpec:
     Kept per content (`version_key`), so the pages, the API and every chat turn that read a
     version many times build its spec once, and all see the same one.
     """
-    if version.status == VersionStatus.PROMOTED and version.frozen_spec is not None:
-        # Validated when it was imported; re-checking against today's rules could make a
-        # version that is already live unreadable.
-        frozen = version.frozen_spec
-        return _specs.get_or_build(version_key(version=version), lambda: CatalogSpec.model_validate(frozen))
-    return _specs.get_or_build(
-        version_key(version=version),
-        lambda: _assemble(CatalogVersion.objects.select_related("catalog").get(pk=version.pk)),
-    )
+    def build() -> CatalogSpec:
+        # Only on a miss: a caller may have deferred the frozen spec (the chat API does, per message).
+        if version.status == VersionStatus.PROMOTED and version.frozen_spec is not None:
+            # Validated when it was imported; re-checking against today's rules could make a
+            # version that is already live unreadable.
+            return CatalogSpec.model_validate(version.frozen_spec)
+        return _assemble(CatalogVersion.objects.select_related("catalog").get(pk=version.pk))
+
+    return _specs.get_or_build(version_key(version=version), build)
 
 
 def _assemble(version: CatalogVersion) -> CatalogSpec:

@@ -236,6 +236,12 @@ CONCERTO_SKILL_ALLOW_PRIVATE = env.bool("CONCERTO_SKILL_ALLOW_PRIVATE", default=
 CONCERTO_SKILL_TIMEOUT = env.float("CONCERTO_SKILL_TIMEOUT", default=10.0)  # seconds per HTTP skill call
 # Chat messages per minute, per session and per client address (session creations per address).
 CONCERTO_CHAT_RATE = env.int("CONCERTO_CHAT_RATE", default=30)
+# A message leases its session while its turn runs (`chat_services`): longer than a turn with a few
+# slow skills takes (each up to CONCERTO_SKILL_TIMEOUT x 2 attempts), since a turn whose lease lapsed
+# may be overtaken; it is also how long a worker killed mid-turn keeps its session busy.
+CONCERTO_CHAT_LEASE_SECONDS = env.float("CONCERTO_CHAT_LEASE_SECONDS", default=120.0)
+# How long a second message to a busy session waits for the lease before its 409 (Retry-After).
+CONCERTO_CHAT_LEASE_WAIT = env.float("CONCERTO_CHAT_LEASE_WAIT", default=3.0)
 # The rate limit counts in this cache: per process by default; point CACHE_URL at redis
 # (redis://host:6379/1) when several web processes serve the chat.
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}

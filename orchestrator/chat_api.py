@@ -10,7 +10,9 @@ Disabled assistants answer 403; the studio's test assistants (drafts) are not se
 A request that carries an `Origin` (a browser) must come from one of the assistant's allowed
 origins (403 otherwise); one without (a server, the CLI) is let through. Allowed origins get CORS
 headers, also on errors, so the widget can show them. Messages are rate limited per session and
-per client address, session starts per address (429 with Retry-After). Errors have the shape
+per client address, session starts per address (429 with Retry-After). A message sent while the
+session's previous one is still being answered waits a little, then gets 409 with Retry-After (the
+widget sends it again with the same client_id). Errors have the shape
 {"detail", "errors": [{"path", "message"}]} like the rest of the API.
 """
 
@@ -21,7 +23,8 @@ import time
 from typing import Any, Literal
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.redis import RedisCache
 from django.http import HttpRequest, HttpResponse
 from ninja import Router, Schema, Status
 from ninja.errors import HttpError
@@ -32,8 +35,23 @@ from catalog_app.api_base import ErrorOut, studio_auth
 from catalog_app.client_ip import client_ip
 from orchestrator.engine.errors import UnknownName
 
-from .chat_selectors import assistant_by_key, session_debug, session_explain, session_get, session_public
-from .chat_services import MAX_CLIENT_ID_CHARS, MAX_MESSAGE_CHARS, MessageInvalid, message_post, session_create
+from .chat_selectors import (
+    assistant_by_key,
+    assistant_for_chat,
+    session_debug,
+    session_explain,
+    session_for_message,
+    session_get,
+    session_public,
+)
+from .chat_services import (
+    MAX_CLIENT_ID_CHARS,
+    MAX_MESSAGE_CHARS,
+    MessageInvalid,
+    SessionBusy,
+    message_post,
+    session_create,
+)
 from .models import Assistant, ChatSession
 
 router = Router(tags=["chat"])
@@ -85,16 +103,16 @@ def _serving(assistant: Assistant) -> None:
         raise HttpError(403, f"assistant '{assistant.key}' is not available")
 
 
-def _assistant(key: str) -> Assistant:
-    assistant = assistant_by_key(key=key)
+def _assistant(key: str, *, for_chat: bool = False) -> Assistant:
+    assistant = (assistant_for_chat if for_chat else assistant_by_key)(key=key)
     if assistant is None or assistant.studio_test:
         raise HttpError(404, f"unknown assistant '{key}'")
     _serving(assistant)
     return assistant
 
 
-def _session(session_id: str) -> ChatSession:
-    session = session_get(session_id=session_id)
+def _session(session_id: str, *, for_message: bool = False) -> ChatSession:
+    session = (session_for_message if for_message else session_get)(session_id=session_id)
     if session is None or session.assistant.studio_test:
         raise HttpError(404, f"unknown session '{session_id}'")
     _serving(session.assistant)
@@ -109,28 +127,42 @@ def _check_origin(request: HttpRequest, response: HttpResponse, assistant: Assis
     if origin.rstrip("/").lower() not in assistant.allowed_origins:
         raise HttpError(403, f"origin '{origin}' is not allowed for assistant '{assistant.key}'")
     response["Access-Control-Allow-Origin"] = origin
+    response["Access-Control-Expose-Headers"] = "Retry-After"  # the widget waits as told on 409/429
     response["Vary"] = "Origin"
 
 
-def _allow(bucket: str, limit: int) -> int:
-    """Count one request in `bucket`; 0 if it is within `limit` this minute, else seconds to wait."""
-    now = time.time()
-    window = int(now // RATE_WINDOW)
-    key = f"chat-rate:{bucket}:{window}"
-    cache.add(key, 0, timeout=RATE_WINDOW * 2)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=RATE_WINDOW * 2)
-        count = 1
-    return 0 if count <= limit else int(RATE_WINDOW - now % RATE_WINDOW) + 1
+def _count(buckets: list[str]) -> list[int]:
+    """Count one request in each bucket of this minute's window; the counts so far, in order."""
+    window = int(time.time() // RATE_WINDOW)
+    keys = [f"chat-rate:{bucket}:{window}" for bucket in buckets]
+    backend = caches["default"]  # the backend itself: `cache` is a proxy, which isinstance cannot see through
+    if isinstance(backend, RedisCache):
+        # One round trip for every bucket, one client: Django's own add + incr cost three calls
+        # (and three client objects) per bucket, a measurable share of a chat turn under load.
+        pipeline = backend._cache.get_client(write=True).pipeline(transaction=False)
+        for key in keys:
+            full = backend.make_and_validate_key(key)
+            pipeline.set(full, 0, ex=RATE_WINDOW * 2, nx=True)
+            pipeline.incr(full)
+        return pipeline.execute()[1::2]
+    counts = []
+    for key in keys:
+        cache.add(key, 0, timeout=RATE_WINDOW * 2)
+        try:
+            counts.append(cache.incr(key))
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, timeout=RATE_WINDOW * 2)
+            counts.append(1)
+    return counts
 
 
 def _limited(response: HttpResponse, *buckets: tuple[str, int]) -> Status | None:
-    for bucket, limit in buckets:
-        wait = _allow(bucket, limit)
-        if wait:
-            response["Retry-After"] = str(wait)
+    """429 with Retry-After if a bucket is over its limit this minute (the request counts in each)."""
+    counts = _count([bucket for bucket, _ in buckets])
+    for (_, limit), count in zip(buckets, counts, strict=True):
+        if count > limit:
+            now = time.time()
+            response["Retry-After"] = str(int(RATE_WINDOW - now % RATE_WINDOW) + 1)
             return Status(429, {"detail": "too many messages; try again in a minute", "errors": []})
     return None
 
@@ -141,7 +173,7 @@ def _limited(response: HttpResponse, *buckets: tuple[str, int]) -> Status | None
 @router.post("/assistants/{key}/sessions", response={201: SessionOut, 403: ErrorOut, 404: ErrorOut, 429: ErrorOut},
              exclude_none=True, summary="Start a conversation with an assistant")
 def session_start(request: HttpRequest, response: HttpResponse, key: str) -> Status:
-    assistant = _assistant(key)
+    assistant = _assistant(key, for_chat=True)
     _check_origin(request, response, assistant)
     rate = settings.CONCERTO_CHAT_RATE
     limited = _limited(response, (f"start:{client_ip(request)}", rate))
@@ -152,10 +184,10 @@ def session_start(request: HttpRequest, response: HttpResponse, key: str) -> Sta
 
 
 @router.post("/sessions/{session_id}/messages",
-             response={200: RepliesOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut, 429: ErrorOut},
+             response={200: RepliesOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut, 429: ErrorOut},
              exclude_none=True, summary="Send a message; the assistant's replies come back")
 def message_send(request: HttpRequest, response: HttpResponse, session_id: str, payload: MessageIn) -> Status:
-    session = _session(session_id)
+    session = _session(session_id, for_message=True)
     _check_origin(request, response, session.assistant)
     rate = settings.CONCERTO_CHAT_RATE
     limited = _limited(response, (f"session:{session.pk}", rate),
@@ -163,9 +195,13 @@ def message_send(request: HttpRequest, response: HttpResponse, session_id: str, 
     if limited:
         return limited
     try:
-        replies = message_post(session_id=session.pk, text=payload.text, client_id=payload.client_id)
+        replies = message_post(session_id=session.pk, text=payload.text, client_id=payload.client_id, known=session)
     except MessageInvalid as exc:
         return Status(422, {"detail": str(exc), "errors": [{"path": exc.path, "message": str(exc)}]})
+    except SessionBusy as exc:
+        # The previous message's turn still runs: the widget sends this one again (same client_id).
+        response["Retry-After"] = str(exc.retry_after)
+        return Status(409, {"detail": str(exc), "errors": []})
     return Status(200, {"replies": replies})
 
 

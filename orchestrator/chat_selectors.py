@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from django.db.models import QuerySet
 
-from catalog_app.models import Catalog, Workspace
+from catalog_app.models import Catalog, CatalogVersion, VersionStatus, Workspace
 from catalog_app.planning import version_planner
 from catalog_app.selectors import version_spec
 from orchestrator.engine.errors import UnknownName
@@ -58,6 +58,52 @@ def session_get(*, session_id: uuid.UUID | str, workspace: Workspace | None = No
     if workspace is not None:
         sessions = sessions.filter(assistant__workspace=workspace)
     return sessions.filter(pk=pk).first()
+
+
+# What the chat API leaves unread on every message and session start: the version's frozen spec
+# and compiled domain (kilobytes, for a large catalog megabytes, of JSON and PDDL), which the
+# runtime takes from its cache per version (`version_spec`), and long texts it does not show.
+_UNREAD_OF_VERSION = ("frozen_spec", "compiled_domain", "description", "note")
+_VERSION_UNREAD = tuple(f"catalog_version__{name}" for name in _UNREAD_OF_VERSION)
+
+
+# Promoted versions never change (`version_key`): the chat API keeps the ones it ran, per process.
+_promoted: dict[int, CatalogVersion] = {}
+PROMOTED_KEPT = 256
+
+
+def _version_for_chat(pk: int) -> CatalogVersion:
+    version = _promoted.get(pk)
+    if version is None:
+        version = CatalogVersion.objects.select_related("catalog").defer(*_UNREAD_OF_VERSION).get(pk=pk)
+        if version.status == VersionStatus.PROMOTED:
+            if len(_promoted) >= PROMOTED_KEPT:
+                _promoted.clear()
+            _promoted[pk] = version
+    return version
+
+
+def session_for_message(*, session_id: uuid.UUID | str) -> ChatSession | None:
+    """The session with what a message needs of its assistant (see `_VERSION_UNREAD`).
+
+    Read on every message: the session and its assistant in one query, the (promoted, unchanging)
+    version from this process's memory after its first message.
+    """
+    pk = session_uuid(session_id)
+    if pk is None:
+        return None
+    try:
+        session = ChatSession.objects.select_related("assistant").get(pk=pk)
+    except ChatSession.DoesNotExist:
+        return None
+    session.assistant.catalog_version = _version_for_chat(session.assistant.catalog_version_id)
+    return session
+
+
+def assistant_for_chat(*, key: str) -> Assistant | None:
+    """The assistant `key` with what starting a conversation needs (see `_VERSION_UNREAD`)."""
+    return (Assistant.objects.select_related("catalog_version__catalog").defer(*_VERSION_UNREAD)
+            .filter(key=key).first())
 
 
 def session_recent(*, assistant: Assistant, limit: int = RECENT_SESSIONS) -> list[ChatSession]:

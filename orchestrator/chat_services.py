@@ -1,22 +1,33 @@
 """Writes of live assistants and their conversations: publish, start a session, post a message.
 
-A message is one transaction that holds the session's row lock from reading the state to writing
-the new one, so two messages to one session run one after the other, each on the state the other
-left, and a failure leaves nothing half-saved. Skill calls happen under that lock too: a slow
-skill holds up its own session (for at most the skill timeout times its attempts), no other.
+A message takes the session's lease (`lease_token`, `lease_until`: one conditional UPDATE), runs
+its turn with no database transaction open (skill calls may be slow), then writes the turn in one
+short transaction that re-locks the row, checks the lease is still its own and clears it. So two
+messages to one session run one after the other, each on the state the other left; a slow skill
+holds up its own session only, and no database lock or connection transaction while it waits;
+a failure leaves nothing half-saved. A message finding the lease taken waits a little, then gets
+SessionBusy (the API's 409 with Retry-After). A lease lapses after CONCERTO_CHAT_LEASE_SECONDS,
+so a worker killed mid-turn blocks its session that long at most; a turn whose lease lapsed and
+was taken over writes nothing.
 Transcripts and traces are stored with the values of sensitive elements masked; the session
 state keeps them (the runtime must send them on), encrypted at rest (`session_vault`).
 """
 
 from __future__ import annotations
 
+import json
+import time
 import uuid
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Q
+from django.utils import timezone
 
 from catalog_app.models import CatalogVersion, VersionStatus, Workspace
 from orchestrator.engine.catalog.spec import CatalogSpec
@@ -30,7 +41,7 @@ from .chat_hints import reply_with_hints
 from .chat_runtime import runtime_for
 from .chat_selectors import session_uuid
 from .models import Assistant, AssistantMode, ChatSession, Message, MessageRole, ShareAudit, TraceEvent, TraceKind
-from .session_vault import state_open, state_seal
+from .session_vault import PURGED, state_open, state_seal
 
 MAX_MESSAGE_CHARS = 2000
 
@@ -38,6 +49,17 @@ MAX_MESSAGE_CHARS = 2000
 class SessionNotFound(ConcertoError):
     def __init__(self, session_id: object):
         super().__init__(f"unknown session '{session_id}'")
+
+
+class SessionBusy(ConcertoError):
+    """Another message of the session is being answered (or took over a lapsed turn): send again."""
+
+    def __init__(self, session_id: object, *, retry_after: int, lapsed: bool = False):
+        told = ("the turn took too long and the conversation went on without it; send the message again"
+                if lapsed else "the previous message of this conversation is still being answered; "
+                               f"send again in {retry_after} s")
+        super().__init__(f"session '{session_id}': {told}")
+        self.retry_after = retry_after
 
 
 class MessageInvalid(ConcertoError):
@@ -165,46 +187,148 @@ def _replies_to(session: ChatSession, client_id: str) -> list[dict[str, Any]] | 
     return replies
 
 
-@transaction.atomic
-def message_post(*, session_id: uuid.UUID | str, text: str, client_id: str = "") -> list[dict[str, Any]]:
+def _lease_take(session_id: uuid.UUID, token: uuid.UUID, *, known: ChatSession | None = None,
+                client_id: str = "") -> bool:
+    """Take the session's lease, if it is free or has lapsed: one statement, atomic on its own.
+
+    With `known` (the session as the caller read it), only if the row is still that version (no
+    turn landed since: every turn adds messages) and, with `client_id`, that message never ran:
+    then `known` is current and need not be read again. The count is checked on the row itself,
+    so a turn landing while this statement waits for the row makes it take nothing.
+    """
+    now = timezone.now()
+    until = now + timedelta(seconds=settings.CONCERTO_CHAT_LEASE_SECONDS)
+    if known is None:
+        rows = ChatSession.objects.filter(Q(lease_token__isnull=True) | Q(lease_until__lt=now), pk=session_id)
+        return bool(rows.update(lease_token=token, lease_until=until))
+    # Every message of every conversation runs this: written out, since building it with the ORM
+    # (filters, an Exists, an exclude) cost more CPU than the rest of the statement's round trip.
+    with connection.cursor() as cursor:
+        cursor.execute(_TAKE_KNOWN, [token, until, session_id, now, known.message_count, known.trace_count,
+                                     json.dumps(PURGED), session_id, client_id])
+        return cursor.rowcount == 1
+
+
+_TAKE_KNOWN = f"""
+    UPDATE {ChatSession._meta.db_table} SET lease_token = %s, lease_until = %s
+    WHERE id = %s AND (lease_token IS NULL OR lease_until < %s) AND message_count = %s AND trace_count = %s
+      AND state <> %s::jsonb
+      AND NOT EXISTS (SELECT 1 FROM {Message._meta.db_table}
+                      WHERE session_id = %s AND client_id = %s AND client_id <> '')
+"""
+
+
+def _lease_release(session_id: uuid.UUID, token: uuid.UUID) -> None:
+    ChatSession.objects.filter(pk=session_id, lease_token=token).update(lease_token=None, lease_until=None)
+
+
+def _lease_wait(session_id: uuid.UUID, token: uuid.UUID, client_id: str,
+                known: ChatSession | None) -> tuple[ChatSession, list | None]:
+    """The session with its lease taken by `token`, or the stored replies of `client_id` (no lease).
+
+    Another message's turn holds the lease: wait for it a little (CONCERTO_CHAT_LEASE_WAIT
+    seconds), then SessionBusy; the widget sends again with the same client id.
+    """
+    if known is not None and _lease_take(session_id, token, known=known, client_id=client_id):
+        return known, None  # one statement: the common case under load
+    deadline = time.monotonic() + settings.CONCERTO_CHAT_LEASE_WAIT
+    pause = 0.02
+    while True:
+        taken = _lease_take(session_id, token)
+        session = (ChatSession.objects.select_related("assistant__catalog_version__catalog")
+                   .filter(pk=session_id).first())
+        if session is None:
+            raise SessionNotFound(session_id)
+        # A copy of a message whose turn has landed: its replies, whoever holds the lease now.
+        stored = _replies_to(session, client_id) if client_id else None
+        if stored is not None:
+            if taken:
+                _lease_release(session_id, token)
+            return session, stored
+        if taken:
+            return session, None
+        if time.monotonic() >= deadline:
+            raise SessionBusy(session_id, retry_after=max(1, round(settings.CONCERTO_CHAT_LEASE_WAIT)))
+        time.sleep(pause)
+        pause = min(pause * 2, 0.2)
+
+
+def message_post(*, session_id: uuid.UUID | str, text: str, client_id: str = "",
+                 known: ChatSession | None = None) -> list[dict[str, Any]]:
     """One user message through the orchestrator; the assistant's replies, as the API gives them.
 
     A message that carries a `client_id` already seen in this session runs no turn: its stored
-    replies come back (masked as stored), so a widget may resend after a network blip. The
-    check runs under the session's row lock, so two copies racing each other run one turn.
+    replies come back (masked as stored), so a widget may resend after a network blip. The check
+    runs with the session's lease held, so two copies racing each other run one turn. `known`:
+    the session as the caller just read it (with its assistant), reused if it is still current.
     """
     text = _check_text(text)
     client_id = _check_client_id(client_id)
-    # Lock the session row only ("self"): sessions of one assistant must not wait for each other.
-    session = (ChatSession.objects.select_for_update(of=("self",))
-               .select_related("assistant__catalog_version__catalog").filter(pk=session_uuid(session_id)).first())
-    if session is None:
+    pk = session_uuid(session_id)
+    if pk is None:
         raise SessionNotFound(session_id)
-    if client_id:
-        stored = _replies_to(session, client_id)
-        if stored is not None:
-            return stored
-    position = session.message_count
-    runtime = runtime_for(session.assistant, seed=_seed(session, position))
-    state = state_open(session.state, session_id=session.pk)
-    hidden = _answer_hidden(runtime.spec, state, text)
-    before = sensitive_values(runtime.spec, state)
+    token = uuid.uuid4()
+    session, stored = _lease_wait(pk, token, client_id, known if known is not None and known.pk == pk else None)
+    if stored is not None:
+        return stored
+    try:
+        # No transaction is open here: a slow skill holds this session's lease, no database lock.
+        position = session.message_count
+        runtime = runtime_for(session.assistant, seed=_seed(session, position))
+        state = state_open(session.state, session_id=session.pk)
+        hidden = _answer_hidden(runtime.spec, state, text)
+        before = sensitive_values(runtime.spec, state)
 
-    log = runtime.bot.turn(state, text)
+        log = runtime.bot.turn(state, text)
 
-    values = list(dict.fromkeys(before + sensitive_values(runtime.spec, state)))
-    if hidden and mask_text(text, values) == text:
-        values.append(text)  # an unread answer to a sensitive question: hidden whole
-    scrub = scrubber_for(runtime.spec, state, extra=values)
-    replies = [reply_with_hints(runtime.spec, reply.as_dict()) for reply in log.replies]
+        values = list(dict.fromkeys(before + sensitive_values(runtime.spec, state)))
+        if hidden and mask_text(text, values) == text:
+            values.append(text)  # an unread answer to a sensitive question: hidden whole
+        scrub = scrubber_for(runtime.spec, state, extra=values)
+        replies = [reply_with_hints(runtime.spec, reply.as_dict()) for reply in log.replies]
+        _turn_save(session, token, position, text, client_id, state, log, replies, scrub)
+    except BaseException:
+        _lease_release(pk, token)  # nothing of the turn was written; the next message may run
+        raise
+    return replies
+
+
+_SAVE = f"""
+    UPDATE {ChatSession._meta.db_table}
+    SET state = %s::jsonb, message_count = %s, trace_count = %s, updated_at = %s, lease_token = NULL, lease_until = NULL
+    WHERE id = %s AND lease_token = %s AND message_count = %s AND trace_count = %s
+"""
+
+
+@transaction.atomic
+def _turn_save(session: ChatSession, token: uuid.UUID, position: int, text: str, client_id: str,
+               state: SessionState, log: TurnLog, replies: list[dict[str, Any]], scrub: Scrubber) -> None:
+    """The turn's rows in one short transaction, if the lease is still ours; the lease is cleared.
+
+    The session's UPDATE comes first: it takes the row lock and checks the lease in one statement
+    (no row: the lease lapsed and another message took the session over, so nothing is written).
+    Under our lease nobody else writes, so the counts are still the ones the turn started from.
+    """
+    start = session.trace_count
+    events = _trace_events(position, log, scrub)
+    with connection.cursor() as cursor:  # written out like _TAKE_KNOWN: it runs for every message
+        cursor.execute(_SAVE, [json.dumps(state_seal(state)), position + 1 + len(replies), start + len(events),
+                               timezone.now(), session.pk, token, position, start])
+        claimed = cursor.rowcount == 1
+    if not claimed:
+        raise SessionBusy(session.pk, retry_after=1, lapsed=True)
     user = Message(session=session, position=position, role=MessageRole.USER, kind="user",
                    text=scrub.text(text), data={}, client_id=client_id)
     Message.objects.bulk_create([user, *_assistant_messages(session, position + 1, replies, scrub)])
-    _record_trace(session, position, log, scrub)
-    session.state = state_seal(state)
-    session.message_count = position + 1 + len(replies)
-    session.save(update_fields=["state", "message_count", "trace_count", "updated_at"])
-    return replies
+    if events:
+        TraceEvent.objects.bulk_create(TraceEvent(session=session, position=start + offset, kind=kind, data=data)
+                                       for offset, (kind, data) in enumerate(events))
+    if log.shares:
+        ShareAudit.objects.bulk_create(
+            ShareAudit(session=session, assistant_id=session.assistant_id, element=s.element, skill=s.skill,
+                       consent=s.consent, step=s.step)
+            for s in log.shares
+        )
 
 
 def _answer_hidden(spec: CatalogSpec, state: SessionState, text: str) -> bool:
@@ -219,18 +343,8 @@ def _answer_hidden(spec: CatalogSpec, state: SessionState, text: str) -> bool:
     return spec.element(pending.element).sensitive
 
 
-def _assistant_messages(session: ChatSession, start: int, replies: list[dict[str, Any]],
-                        scrub: Scrubber | None) -> list[Message]:
-    return [
-        Message(session=session, position=start + offset, role=MessageRole.ASSISTANT, kind=reply["kind"],
-                text=scrub.text(reply["text"]) if scrub else reply["text"],
-                data=scrub.data(reply) if scrub else reply)
-        for offset, reply in enumerate(replies)
-    ]
-
-
-def _record_trace(session: ChatSession, turn: int, log: TurnLog, scrub: Scrubber) -> None:
-    """Plans, skill calls and shares of one turn (`turn`: the position of the user's message).
+def _trace_events(turn: int, log: TurnLog, scrub: Scrubber) -> list[tuple[str, dict[str, Any]]]:
+    """Plans, skill calls and shares of one turn (`turn`: the position of the user's message), masked.
 
     The engine's log keeps the order within each kind, not across kinds, so they are stored
     kind by kind; `turn` groups them with the message that caused them.
@@ -241,16 +355,14 @@ def _record_trace(session: ChatSession, turn: int, log: TurnLog, scrub: Scrubber
     events += [(TraceKind.EXECUTION, e.model_dump(mode="json")) for e in log.executions]
     events += [(TraceKind.SHARE, {"element": s.element, "skill": s.skill, "consent": s.consent, "step": s.step})
                for s in log.shares]
-    if not events:
-        return
-    start = session.trace_count
-    session.trace_count += len(events)
-    TraceEvent.objects.bulk_create(
-        TraceEvent(session=session, position=start + offset, kind=kind, data=scrub.data({"turn": turn, **data}))
-        for offset, (kind, data) in enumerate(events)
-    )
-    ShareAudit.objects.bulk_create(
-        ShareAudit(session=session, assistant=session.assistant, element=s.element, skill=s.skill,
-                   consent=s.consent, step=s.step)
-        for s in log.shares
-    )
+    return [(kind, scrub.data({"turn": turn, **data})) for kind, data in events]
+
+
+def _assistant_messages(session: ChatSession, start: int, replies: list[dict[str, Any]],
+                        scrub: Scrubber | None) -> list[Message]:
+    return [
+        Message(session=session, position=start + offset, role=MessageRole.ASSISTANT, kind=reply["kind"],
+                text=scrub.text(reply["text"]) if scrub else reply["text"],
+                data=scrub.data(reply) if scrub else reply)
+        for offset, reply in enumerate(replies)
+    ]

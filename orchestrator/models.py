@@ -137,6 +137,10 @@ class ChatSession(models.Model):
     trace_count = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # The message whose turn is running holds the lease until it writes its turn (or it lapses):
+    # the turn runs outside any transaction, so this, not a row lock, keeps turns one at a time.
+    lease_token = models.UUIDField(null=True, blank=True, editable=False)
+    lease_until = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ("-updated_at",)

@@ -81,6 +81,7 @@ def sessions_purge_values(*, now: datetime | None = None) -> int:
     retention = ExpressionWrapper(F("assistant__state_retention_hours") * timedelta(hours=1),
                                   output_field=DurationField())
     expired = (ChatSession.objects.annotate(idle_for=idle_for, retention=retention)
-               .filter(idle_for__gt=F("retention")).exclude(state=PURGED))
+               .filter(idle_for__gt=F("retention")).exclude(state=PURGED)
+               .exclude(lease_until__gt=now))  # a turn is running: it writes the state it read
     # update() leaves updated_at alone: it keeps saying when the conversation last moved.
     return ChatSession.objects.filter(pk__in=expired.values("pk")).update(state=PURGED)

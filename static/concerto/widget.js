@@ -62,6 +62,9 @@
   };
   var store = "concerto:" + config.key + ":";
   var RETRIES = [1000, 2000, 4000]; // a network blip: resend (same client id) after these waits
+  // 409: the previous message of the session is still being answered (a slow skill, or a server
+  // killed mid-turn whose lease must lapse): resend, as the server says when, this many times.
+  var BUSY_RETRIES = 40;
 
   var CSS = [
     ":host{all:initial}",
@@ -169,6 +172,7 @@
         if (!response.ok) {
           var error = new Error(data.detail || response.statusText);
           error.status = response.status;
+          error.retryAfter = Number(response.headers.get("Retry-After")) || 0;
           throw error;
         }
         return data;
@@ -337,6 +341,10 @@
       .catch(function (error) {
         if (!error.status && attempt < RETRIES.length) { // no answer at all: the same message again, later
           setTimeout(function () { deliver(message, bubble, attempt + 1); }, RETRIES[attempt]);
+          return;
+        }
+        if (error.status === 409 && attempt < BUSY_RETRIES) { // the previous message is still being answered
+          setTimeout(function () { deliver(message, bubble, attempt + 1); }, 1000 * (error.retryAfter || 1));
           return;
         }
         status.textContent = "";

@@ -8,12 +8,15 @@ assistant allows the page's origin, as `load_demo` allows the demo site's.
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import Iterator
+from datetime import timedelta
 from io import StringIO
 
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
+from django.utils import timezone
 from playwright.sync_api import Browser, Page, Route, expect
 
 from orchestrator.assistant_services import assistant_set_origins
@@ -37,6 +40,33 @@ def _site(live_server, key: str = KEY, allow: bool = True, extra: str = "") -> I
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_message_to_a_busy_session_is_sent_again_after_the_409(site, page: Page, settings):
+    """The session's lease is held (a previous turn still running): the server answers 409 with
+    Retry-After, the widget waits as told and sends the same message again (issue 10)."""
+    settings.CONCERTO_CHAT_LEASE_WAIT = 0.3
+    dialog = _chat(page, site)
+    session = ChatSession.objects.get()
+    ChatSession.objects.filter(pk=session.pk).update(lease_token=uuid.uuid4(),
+                                                     lease_until=timezone.now() + timedelta(seconds=60))
+    answers: list[int] = []
+
+    def free_after_the_first_409(route: Route) -> None:
+        response = route.fetch()
+        answers.append(response.status)
+        if response.status == 409:
+            assert response.headers["retry-after"] == "1"
+            ChatSession.objects.filter(pk=session.pk).update(lease_token=None, lease_until=None)  # the turn ended
+        route.fulfill(response=response)
+
+    page.route(re.compile(r".*/messages$"), free_after_the_first_409)
+    _say(dialog, "I'd like to apply for a loan")
+    _reply(dialog, "What is your email address?")
+    assert answers == [409, 200]
+    users = Message.objects.filter(session=session, role="user")
+    assert users.count() == 1
+    expect(dialog.locator(".msg.bot.question")).to_have_count(1)
 
 
 @pytest.fixture

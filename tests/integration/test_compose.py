@@ -115,3 +115,15 @@ def test_web_has_a_healthcheck_on_the_health_endpoint(services):
 def test_worker_has_a_healthcheck_that_pings_it_over_the_broker(services):
     test = " ".join(services["worker"]["healthcheck"]["test"])
     assert "celery -A config inspect ping" in test and "celery@$$HOSTNAME" in test
+
+
+def test_web_and_image_serve_with_threaded_workers_from_one_config(services):
+    """A slow skill call must hold a thread, not a whole sync worker (issue 10, finding 6)."""
+    argv = _argv(services["web"])
+    config = argv[argv.index("-c") + 1]
+    assert config == "config/gunicorn.py"
+    dockerfile_cmd = next(line for line in (ROOT / "Dockerfile").read_text().splitlines() if line.startswith("CMD"))
+    assert config in dockerfile_cmd
+    values: dict = {}
+    exec(compile((ROOT / config).read_text(), config, "exec"), values)  # noqa: S102 - our own config file
+    assert values["worker_class"] == "gthread" and values["threads"] > 1 and values["workers"] >= 2
