@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from django.http import HttpRequest
 from django.urls import reverse
-from ninja import Router, Schema
+from ninja import Router, Schema, Status
 from ninja.errors import HttpError
 from pydantic import ConfigDict, Field
 
@@ -143,12 +143,12 @@ def refinements_learn(request: HttpRequest, slug: str, payload: LearnIn) -> list
 
 @router.post("/{slug}/refinements/jobs", response={202: JobOut, 404: ErrorOut, 422: ErrorOut},
              summary="Propose refinements in a Celery job; poll the job for its status")
-def refinements_job_create(request: HttpRequest, slug: str, payload: LearnIn) -> tuple[int, dict[str, Any]]:
+def refinements_job_create(request: HttpRequest, slug: str, payload: LearnIn) -> Status:
     catalog = api_version(request, slug, None).catalog
     run, trajectories = _sources(request, payload)
     job = learning_job_create(catalog=catalog, user=request.auth, run=run, sessions=payload.sessions,  # type: ignore[attr-defined]
                               trajectories=trajectories)
-    return 202, _job_out(job)
+    return Status(202, _job_out(job))
 
 
 @router.get("/{slug}/refinements/jobs/{job_id}", response={200: JobOut, 404: ErrorOut},
