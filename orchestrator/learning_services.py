@@ -99,10 +99,15 @@ def trajectory_conversations(*, spec: CatalogSpec, data: Any) -> list[Conversati
     for i, sample in enumerate(samples):
         for j, call in enumerate(sample.calls):
             name, _, mode = call.name.partition(".")
-            if name in skills and mode and mode not in skills[name].mode_names():
+            if name not in skills:
+                continue
+            names = skills[name].mode_names()
+            if (mode and mode not in names) or (not mode and len(names) > 1):
                 raise DataError(f"trajectories[{i}].output[{j}].name",
-                                f"skill '{name}' has no mode '{mode}' (modes: {', '.join(skills[name].mode_names())})")
-    found = [c for c in (from_trajectory(sample, skills) for sample in samples) if c.calls]
+                                f"name the mode of skill '{name}' as {name}.MODE with one of: {', '.join(names)}"
+                                if not mode else f"skill '{name}' has no mode '{mode}' (modes: {', '.join(names)})")
+    sole = {name: skill.mode_names()[0] for name, skill in skills.items() if len(skill.mode_names()) == 1}
+    found = [c for c in (from_trajectory(sample, skills, sole) for sample in samples) if c.calls]
     if not found:
         raise DataError("trajectories", f"no call names a skill of catalog '{spec.catalog}' "
                                         f"(its skills: {', '.join(sorted(skills))})")

@@ -69,6 +69,7 @@ def test_an_admin_accepts_two_and_rejects_one_and_an_analyst_only_reads(live_ser
 def test_learning_from_the_page_is_a_job_whose_status_the_page_follows(live_server, page: Page, monkeypatch,
                                                                        tmp_path, artifacts):
     import json
+    from types import SimpleNamespace
 
     from orchestrator.learning_services import learning_job_execute
     from orchestrator.models import LearningJob
@@ -79,9 +80,11 @@ def test_learning_from_the_page_is_a_job_whose_status_the_page_follows(live_serv
     run = run_execute(run_id=run_create(workspace=catalog.workspace, version=version, scenario="realistic",
                                         conversations=40, seed=3, enqueue=False).pk)
     queued: list[int] = []
-    monkeypatch.setattr("orchestrator.tasks.learning_job_run.delay", queued.append)  # the worker is this test
+    # The worker is this test. The task itself is replaced, not its `delay`: the page's request runs in
+    # the live server's thread, where Celery's current app (thread-local) may not be this thread's.
+    monkeypatch.setattr("orchestrator.tasks.learning_job_run", SimpleNamespace(delay=queued.append))
     calls = tmp_path / "cards.json"
-    calls.write_text(json.dumps([{"output": [{"name": "lookup_customer", "arguments": {"email": "a@example.com"}}]}]))
+    calls.write_text(json.dumps([{"output": [{"name": "lookup_customer.m1", "arguments": {"email": "a@example.com"}}]}]))
 
     log_in(page, live_server.url, "admin")
     page.get_by_label("Simulation run").select_option(str(run.pk))

@@ -72,6 +72,7 @@ def test_a_trajectories_file_uploaded_on_the_page_goes_with_the_job(banking, run
     (b'[{"output": [{"arguments": {}}]}]', "trajectories[0].output[0].name"),
     (b'[{"output": [{"name": "send_fax", "arguments": {}}]}]', "no call names a skill of catalog 'banking'"),
     (b'[{"output": [{"name": "submit_credit_card.fax", "arguments": {}}]}]', "has no mode 'fax'"),
+    (b'[{"output": [{"name": "submit_credit_card", "arguments": {}}]}]', "as submit_credit_card.MODE with one of"),
 ])
 def test_a_bad_trajectories_file_is_refused_at_once_with_where_it_is_wrong(banking, logged_in, basic_auth, content,
                                                                            says, tmp_path):
