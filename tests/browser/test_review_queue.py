@@ -84,7 +84,7 @@ def test_learning_from_the_page_is_a_job_whose_status_the_page_follows(live_serv
     # the live server's thread, where Celery's current app (thread-local) may not be this thread's.
     monkeypatch.setattr("orchestrator.tasks.learning_job_run", SimpleNamespace(delay=queued.append))
     calls = tmp_path / "cards.json"
-    calls.write_text(json.dumps([{"output": [{"name": "lookup_customer.m1", "arguments": {"email": "a@example.com"}}]}]))
+    calls.write_text(json.dumps([{"output": [{"name": "lookup_customer.m1", "arguments": {"email": "a@b.com"}}]}]))
 
     log_in(page, live_server.url, "admin")
     page.get_by_label("Simulation run").select_option(str(run.pk))
