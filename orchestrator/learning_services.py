@@ -12,10 +12,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from catalog_app.editing import NotAllowed, version_edit
@@ -197,11 +200,14 @@ def learning_job_create(*, catalog: Catalog, user: AbstractBaseUser | None = Non
 
 
 def learning_job_execute(*, job_id: int) -> LearningJob:
-    """Learn for a job and queue its proposals. Idempotent: a finished job is left as it is, and a job
-    redelivered after its worker died learns again (proposing refreshes pending refinements, never doubles them)."""
+    """Learn for a job and queue its proposals. Idempotent: a finished job is left as it is, a running one
+    is left to its worker, and one whose worker died (running for longer than CONCERTO_JOB_STALE_SECONDS
+    when the broker redelivers it) learns again; proposing refreshes pending refinements, never doubles them."""
+    now = timezone.now()
+    stale = now - timedelta(seconds=settings.CONCERTO_JOB_STALE_SECONDS)
     claimed = LearningJob.objects.filter(
-        pk=job_id, status__in=(SimulationStatus.QUEUED, SimulationStatus.RUNNING)).update(
-        status=SimulationStatus.RUNNING, started_at=timezone.now())
+        Q(status=SimulationStatus.QUEUED) | Q(status=SimulationStatus.RUNNING, started_at__lt=stale),
+        pk=job_id).update(status=SimulationStatus.RUNNING, started_at=now)
     job = LearningJob.objects.select_related("catalog", "run__version").get(pk=job_id)
     if not claimed:
         return job

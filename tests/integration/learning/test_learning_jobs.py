@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from orchestrator.learning_services import learning_job_execute, refinements_learn
+from orchestrator.learning_services import learning_job_create, learning_job_execute, refinements_learn
 from orchestrator.models import LearningJob, Refinement, SimulationStatus
 
 EMAIL = "input_needed submit_credit_card.apply email"
@@ -53,6 +53,20 @@ def test_the_review_page_queues_a_job_and_polls_its_status_until_it_is_done(bank
     assert f"{done.proposed} refinements pending review" in polled.content.decode()
     assert learning_job_execute(job_id=job.pk).proposed == done.proposed  # a redelivered job changes nothing
     assert Refinement.objects.count() == done.proposed
+
+
+def test_a_running_job_is_left_to_its_worker_until_it_is_stale(banking, run, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    job = learning_job_create(catalog=banking.catalog, run=run, enqueue=False)
+    LearningJob.objects.filter(pk=job.pk).update(status=SimulationStatus.RUNNING, started_at=timezone.now())
+    assert learning_job_execute(job_id=job.pk).status == SimulationStatus.RUNNING  # a duplicate delivery
+    assert not Refinement.objects.exists()
+    gone = timezone.now() - timedelta(seconds=settings.CONCERTO_JOB_STALE_SECONDS + 1)
+    LearningJob.objects.filter(pk=job.pk).update(started_at=gone)  # its worker died long ago
+    assert learning_job_execute(job_id=job.pk).status == SimulationStatus.DONE
 
 
 def test_a_trajectories_file_uploaded_on_the_page_goes_with_the_job(banking, run, logged_in, monkeypatch):
