@@ -19,7 +19,8 @@ def _planning(chosen: argparse.Namespace, rest: list[str]) -> None:
 
 
 def _learning(chosen: argparse.Namespace, rest: list[str]) -> None:
-    learning.run(sorted(int(x) for x in chosen.sizes.split(",")), chosen.learning_seed, peer=not chosen.no_peer)
+    learning.run(sorted(int(x) for x in chosen.sizes.split(",")), chosen.learning_seed, peer=not chosen.no_peer,
+                 generated=learning._seeds(chosen.generated))
 
 
 # In the order they run when no part is chosen.

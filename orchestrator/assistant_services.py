@@ -19,6 +19,7 @@ from orchestrator.engine.errors import Issue, SpecError
 from .assistant_selectors import version_promoted_latest
 from .chat_services import assistant_clean, assistant_create, assistant_set_version, origin_normal
 from .models import Assistant, AssistantMode
+from .promotion_services import planner_gate
 
 KEY_SUFFIX_BYTES = 6  # 12 hex digits: a rotated key cannot be guessed from the old one
 
@@ -101,6 +102,8 @@ def assistant_set_origins(*, assistant: Assistant, allowed_origins: Iterable[str
 def assistant_update(*, assistant: Assistant, name: str | None = None, mode: str | None = None) -> Assistant:
     if name is not None:
         assistant.name = name
+    if mode == AssistantMode.PLANNER and assistant.mode != AssistantMode.PLANNER and not assistant.studio_test:
+        planner_gate(version=assistant.catalog_version)  # S3 -> planner: only what a gated promotion allows
     if mode is not None:
         assistant.mode = mode
     assistant_clean(assistant)

@@ -41,6 +41,7 @@ from .chat_hints import reply_with_hints
 from .chat_runtime import runtime_for
 from .chat_selectors import session_uuid
 from .models import Assistant, AssistantMode, ChatSession, Message, MessageRole, ShareAudit, TraceEvent, TraceKind
+from .promotion_services import planner_gate
 from .session_vault import PURGED, state_open, state_seal
 
 MAX_MESSAGE_CHARS = 2000
@@ -103,6 +104,8 @@ def assistant_create(*, workspace: Workspace, version: CatalogVersion, key: str,
     if version.catalog.workspace_id != workspace.pk:
         raise SpecError([Issue("version", f"catalog '{version.catalog.slug}' is not in workspace '{workspace.slug}'")])
     _check_runnable(version, studio_test=studio_test)
+    if mode == AssistantMode.PLANNER and not studio_test:
+        planner_gate(version=version)  # the planner only through a gated promotion (issue 13)
     origins = list(dict.fromkeys(origin_normal(o) for o in allowed_origins))
     assistant = Assistant(workspace=workspace, catalog_version=version, key=key, mode=mode, studio_test=studio_test,
                           allowed_origins=origins, name=name or version.title or version.catalog.slug)
@@ -118,6 +121,8 @@ def assistant_set_version(*, assistant: Assistant, version: CatalogVersion) -> A
         raise SpecError([Issue("version", f"the assistant runs catalog '{assistant.catalog_version.catalog.slug}', "
                                           f"not '{version.catalog.slug}'")])
     _check_runnable(version, studio_test=assistant.studio_test)
+    if assistant.mode == AssistantMode.PLANNER and not assistant.studio_test:
+        planner_gate(version=version)
     assistant.catalog_version = version
     assistant_clean(assistant)
     assistant.save(update_fields=["catalog_version"])

@@ -1,7 +1,10 @@
 """The review queue over the API, under /api/v1/catalogs/{slug}/refinements.
 
     GET  /catalogs/{slug}/refinements?status=pending   the queue (any member)
-    POST /catalogs/{slug}/refinements/learn            propose from a finished run and/or live sessions (any member)
+    POST /catalogs/{slug}/refinements/learn            propose now from a finished run, live sessions and/or
+                                                       imported tool-call trajectories (any member)
+    POST /catalogs/{slug}/refinements/jobs             the same, as a Celery job: answers 202 with the job
+    GET  /catalogs/{slug}/refinements/jobs/{id}        the job's status (queued, running, done, failed) and count
     POST /catalogs/{slug}/refinements/accept           accept (with optional edits): a new draft, with its diff (admins)
     POST /catalogs/{slug}/refinements/reject           reject (admins)
 
@@ -14,17 +17,18 @@ from typing import Any, Literal
 
 from django.http import HttpRequest
 from django.urls import reverse
-from ninja import Router, Schema
+from ninja import Router, Schema, Status
 from ninja.errors import HttpError
 from pydantic import ConfigDict, Field
 
 from catalog_app.access import api_version, api_workspace
 from catalog_app.api_base import ErrorOut, studio_auth
 from catalog_app.editing import NotAllowed
+from orchestrator.engine.analysis.trajectory_io import decode_json
 
 from .learning_selectors import refinement_list
-from .learning_services import Decision, refinements_decide, refinements_propose
-from .models import Refinement, SimulationRun
+from .learning_services import Decision, learning_job_create, refinements_decide, refinements_propose
+from .models import LearningJob, Refinement, SimulationRun
 
 router = Router(tags=["refinements"], auth=studio_auth())
 
@@ -51,6 +55,19 @@ class LearnIn(Schema):
 
     run: int | None = Field(default=None, description="a finished simulation run of the catalog")
     sessions: bool = Field(default=False, description="also learn from the catalog's live sessions")
+    trajectories: Any = Field(default=None, description=(
+        "imported tool-call trajectories in a format the trajectory analyser reads (NESTFUL samples, "
+        "{samples, tools}, a bare list of calls), as JSON or as JSON Lines text; a call names a skill or skill.mode"))
+
+
+class JobOut(Schema):
+    id: int
+    status: str = Field(description="queued, running, done or failed")
+    run: int | None
+    sessions: bool
+    trajectories: str = Field(description="the imported file's name, if any")
+    proposed: int = Field(description="refinements queued for review, once done")
+    error: str
 
 
 class AcceptIn(Schema):
@@ -72,6 +89,24 @@ class DecisionOut(Schema):
     accepted: list[int]
     rejected: list[int]
     page: str | None
+
+
+def _job_out(job: LearningJob) -> dict[str, Any]:
+    return {"id": job.pk, "status": job.status, "run": job.run_id, "sessions": job.sessions,
+            "trajectories": job.trajectories_name or ("inline" if job.trajectories is not None else ""),
+            "proposed": job.proposed, "error": job.error}
+
+
+def _sources(request: HttpRequest, payload: LearnIn) -> tuple[SimulationRun | None, Any]:
+    run = None
+    if payload.run is not None:
+        run = SimulationRun.objects.filter(pk=payload.run, workspace=api_workspace(request)).first()
+        if run is None:
+            raise HttpError(404, f"unknown simulation '{payload.run}'")
+    trajectories = payload.trajectories
+    if isinstance(trajectories, str):  # JSON Lines, or JSON sent as text
+        trajectories = decode_json(trajectories, "the trajectories")
+    return run, trajectories
 
 
 def _out(row: Refinement) -> dict[str, Any]:
@@ -98,15 +133,32 @@ def refinements_get(request: HttpRequest, slug: str,
 
 
 @router.post("/{slug}/refinements/learn", response={200: list[RefinementOut], 404: ErrorOut, 422: ErrorOut},
-             summary="Propose refinements from a finished simulation run and/or live sessions")
+             summary="Propose refinements now from a finished simulation run, live sessions and/or trajectories")
 def refinements_learn(request: HttpRequest, slug: str, payload: LearnIn) -> list[dict[str, Any]]:
     catalog = api_version(request, slug, None).catalog
-    run = None
-    if payload.run is not None:
-        run = SimulationRun.objects.filter(pk=payload.run, workspace=api_workspace(request)).first()
-        if run is None:
-            raise HttpError(404, f"unknown simulation '{payload.run}'")
-    return [_out(r) for r in refinements_propose(catalog=catalog, run=run, sessions=payload.sessions)]
+    run, trajectories = _sources(request, payload)
+    return [_out(r) for r in refinements_propose(catalog=catalog, run=run, sessions=payload.sessions,
+                                                 trajectories=trajectories)]
+
+
+@router.post("/{slug}/refinements/jobs", response={202: JobOut, 404: ErrorOut, 422: ErrorOut},
+             summary="Propose refinements in a Celery job; poll the job for its status")
+def refinements_job_create(request: HttpRequest, slug: str, payload: LearnIn) -> Status:
+    catalog = api_version(request, slug, None).catalog
+    run, trajectories = _sources(request, payload)
+    job = learning_job_create(catalog=catalog, user=request.auth, run=run, sessions=payload.sessions,  # type: ignore[attr-defined]
+                              trajectories=trajectories)
+    return Status(202, _job_out(job))
+
+
+@router.get("/{slug}/refinements/jobs/{job_id}", response={200: JobOut, 404: ErrorOut},
+            summary="A learning job's status, and how many refinements it queued")
+def refinements_job_get(request: HttpRequest, slug: str, job_id: int) -> dict[str, Any]:
+    catalog = api_version(request, slug, None).catalog
+    job = LearningJob.objects.filter(pk=job_id, catalog=catalog).first()
+    if job is None:
+        raise HttpError(404, f"unknown learning job '{job_id}'")
+    return _job_out(job)
 
 
 @router.post("/{slug}/refinements/accept", response={200: DecisionOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut},

@@ -1,4 +1,5 @@
-"""Learning services: refinements proposed from simulation runs and live sessions, decided by admins.
+"""Learning services: refinements proposed from simulation runs, live sessions and imported
+tool-call trajectories, learned by a Celery job (`LearningJob`) or in the caller's process, decided by admins.
 
 Check, then do: every decision checks the role and that each refinement still fits the base
 spec before anything is written; accepted refinements become one new draft (through
@@ -8,12 +9,16 @@ without an admin promoting it afterwards.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from catalog_app.editing import NotAllowed, version_edit
@@ -21,20 +26,31 @@ from catalog_app.models import Catalog, CatalogVersion, Role
 from catalog_app.planning import version_planner
 from catalog_app.selectors import version_latest, version_spec, workspace_role
 from catalog_app.services import version_create_draft
+from orchestrator.engine.analysis.trajectory_io import DataError, load_samples
 from orchestrator.engine.catalog.diff import Change, diff_catalogs
 from orchestrator.engine.catalog.spec import CatalogSpec
 from orchestrator.engine.errors import ConcertoError
 from orchestrator.engine.learning import learner
 from orchestrator.engine.learning.effects import intent_plans, plan_effects
-from orchestrator.engine.learning.observations import Conversation, from_trace
+from orchestrator.engine.learning.observations import Conversation, from_trace, from_trajectory
 from orchestrator.engine.learning.refinements import Refinement as Proposal
 from orchestrator.engine.learning.refinements import apply_refinements
 from orchestrator.engine.learning.retarget import scenario_retargeted
 from orchestrator.engine.simulation.scenario import parse_scenario
 
-from .models import ChatSession, Refinement, RefinementStatus, SimulationRun, SimulationScenario, SimulationStatus
+from .models import (
+    ChatSession,
+    LearningJob,
+    Refinement,
+    RefinementStatus,
+    SimulationRun,
+    SimulationScenario,
+    SimulationStatus,
+)
 from .session_vault import state_or_empty
 from .simulation_services import scenario_save
+
+logger = logging.getLogger(__name__)
 
 MAX_SESSIONS = 2000  # live sessions read per learning call, newest first
 
@@ -73,36 +89,73 @@ def session_conversations(*, catalog: Catalog, limit: int = MAX_SESSIONS) -> lis
 # --- proposing ----------------------------------------------------------------------------------------
 
 
+def trajectory_conversations(*, spec: CatalogSpec, data: Any) -> list[Conversation]:
+    """Imported tool-call sequences (the trajectory analyser's formats) as observations; DataError when unreadable.
+
+    A call names a skill (`lookup_customer`) or a skill's mode (`submit_credit_card.apply`); calls
+    to other tools are left out, and a file none of whose calls names a skill of the catalog is refused.
+    """
+    samples = load_samples(data, path="trajectories")
+    if not samples:
+        raise DataError("trajectories", "there are no sequences to learn from")
+    skills = {s.name: s for s in spec.skills}
+    for i, sample in enumerate(samples):
+        for j, call in enumerate(sample.calls):
+            name, _, mode = call.name.partition(".")
+            if name not in skills:
+                continue
+            names = skills[name].mode_names()
+            if (mode and mode not in names) or (not mode and len(names) > 1):
+                raise DataError(f"trajectories[{i}].output[{j}].name",
+                                f"name the mode of skill '{name}' as {name}.MODE with one of: {', '.join(names)}"
+                                if not mode else f"skill '{name}' has no mode '{mode}' (modes: {', '.join(names)})")
+    sole = {name: skill.mode_names()[0] for name, skill in skills.items() if len(skill.mode_names()) == 1}
+    found = [c for c in (from_trajectory(sample, skills, sole) for sample in samples) if c.calls]
+    if not found:
+        raise DataError("trajectories", f"no call names a skill of catalog '{spec.catalog}' "
+                                        f"(its skills: {', '.join(sorted(skills))})")
+    return found
+
+
+def _check_run(catalog: Catalog, run: SimulationRun) -> None:
+    if run.version.catalog_id != catalog.pk:
+        raise ConcertoError(f"simulation {run.pk} is not a run of catalog '{catalog.slug}'", path="run")
+    if run.status != SimulationStatus.DONE:
+        raise ConcertoError(f"simulation {run.pk} is {run.status}: learn from a finished run", path="run")
+
+
 def refinements_learn(*, catalog: Catalog, run: SimulationRun | None = None, sessions: bool = False,
-                      version: CatalogVersion | None = None) -> tuple[CatalogVersion, list[Proposal]]:
-    """What the learner proposes from a run and/or the catalog's live sessions; nothing is saved."""
-    if run is None and not sessions:
-        raise ConcertoError("learn from a simulation run, from live sessions, or both")
+                      version: CatalogVersion | None = None, trajectories: Any = None,
+                      ) -> tuple[CatalogVersion, list[Proposal]]:
+    """What the learner proposes from a run, live sessions and/or imported trajectories; nothing is saved."""
+    if run is None and not sessions and trajectories is None:
+        raise ConcertoError("learn from a simulation run, live sessions, imported trajectories, or several")
     if run is not None:
-        if run.version.catalog_id != catalog.pk:
-            raise ConcertoError(f"simulation {run.pk} is not a run of catalog '{catalog.slug}'", path="run")
-        if run.status != SimulationStatus.DONE:
-            raise ConcertoError(f"simulation {run.pk} is {run.status}: learn from a finished run", path="run")
+        _check_run(catalog, run)
     base = version or (run.version if run is not None else version_latest(catalog=catalog))
     if base is None:
         raise ConcertoError(f"catalog '{catalog.slug}' has no version")
-    conversations = run_conversations(run=run) if run is not None else []
+    spec = version_spec(version=base)
+    conversations = trajectory_conversations(spec=spec, data=trajectories) if trajectories is not None else []
+    if run is not None:
+        conversations += run_conversations(run=run)
     if sessions:
         conversations += session_conversations(catalog=catalog)
     if not conversations:
         raise ConcertoError("there are no conversations to learn from")
-    spec = version_spec(version=base)
     return base, learner.learn(spec, conversations, planner=version_planner(version=base))
 
 
 @transaction.atomic
 def refinements_propose(*, catalog: Catalog, run: SimulationRun | None = None, sessions: bool = False,
-                        version: CatalogVersion | None = None) -> list[Refinement]:
+                        version: CatalogVersion | None = None, trajectories: Any = None) -> list[Refinement]:
     """Learn, then queue every proposal for review: a pending one with the same key is refreshed, not doubled."""
-    base, proposals = refinements_learn(catalog=catalog, run=run, sessions=sessions, version=version)
+    base, proposals = refinements_learn(catalog=catalog, run=run, sessions=sessions, version=version,
+                                        trajectories=trajectories)
     spec = version_spec(version=base)
     before = intent_plans(spec, version_planner(version=base))
-    source = "+".join(s for s, on in (("run", run is not None), ("sessions", sessions)) if on)
+    source = "+".join(s for s, on in (("run", run is not None), ("sessions", sessions),
+                                      ("trajectories", trajectories is not None)) if on)
     saved = []
     for proposal in proposals:
         effects = plan_effects(spec, [proposal.change], before)
@@ -118,6 +171,63 @@ def refinements_propose(*, catalog: Catalog, run: SimulationRun | None = None, s
         row.save()
         saved.append(row)
     return saved
+
+
+# --- learning jobs (Celery) ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def learning_job_create(*, catalog: Catalog, user: AbstractBaseUser | None = None, run: SimulationRun | None = None,
+                        sessions: bool = False, trajectories: Any = None, trajectories_name: str = "",
+                        enqueue: bool = True) -> LearningJob:
+    """Record a learning request, checked first (the run, the trajectories' format); a worker learns once it commits."""
+    if run is None and not sessions and trajectories is None:
+        raise ConcertoError("learn from a simulation run, live sessions, imported trajectories, or several")
+    if run is not None:
+        _check_run(catalog, run)
+    if trajectories is not None:
+        base = run.version if run is not None else version_latest(catalog=catalog)
+        if base is None:
+            raise ConcertoError(f"catalog '{catalog.slug}' has no version")
+        trajectory_conversations(spec=version_spec(version=base), data=trajectories)  # a bad file is refused now
+    job = LearningJob.objects.create(catalog=catalog, run=run, sessions=sessions, trajectories=trajectories,
+                                     trajectories_name=trajectories_name[:200], created_by=user)
+    if enqueue:
+        from .tasks import learning_job_run  # the task module imports this one
+
+        transaction.on_commit(lambda: learning_job_run.delay(job.pk))
+    return job
+
+
+def learning_job_execute(*, job_id: int) -> LearningJob:
+    """Learn for a job and queue its proposals. Idempotent: a finished job is left as it is, a running one
+    is left to its worker, and one whose worker died (running for longer than CONCERTO_JOB_STALE_SECONDS
+    when the broker redelivers it) learns again; proposing refreshes pending refinements, never doubles them."""
+    now = timezone.now()
+    stale = now - timedelta(seconds=settings.CONCERTO_JOB_STALE_SECONDS)
+    claimed = LearningJob.objects.filter(
+        Q(status=SimulationStatus.QUEUED) | Q(status=SimulationStatus.RUNNING, started_at__lt=stale),
+        pk=job_id).update(status=SimulationStatus.RUNNING, started_at=now)
+    job = LearningJob.objects.select_related("catalog", "run__version").get(pk=job_id)
+    if not claimed:
+        return job
+    try:
+        rows = refinements_propose(catalog=job.catalog, run=job.run, sessions=job.sessions,
+                                   trajectories=job.trajectories)
+    except ConcertoError as exc:
+        _job_finish(job_id, SimulationStatus.FAILED, error=str(exc))
+    except Exception as exc:
+        logger.exception("learning job %s failed", job_id)
+        _job_finish(job_id, SimulationStatus.FAILED, error=f"the learner failed: {type(exc).__name__}: {exc}")
+        raise
+    else:
+        _job_finish(job_id, SimulationStatus.DONE, proposed=len(rows))
+    return LearningJob.objects.get(pk=job_id)
+
+
+def _job_finish(job_id: int, status: str, *, proposed: int = 0, error: str = "") -> None:
+    LearningJob.objects.filter(pk=job_id).update(status=status, proposed=proposed, error=error[:5000],
+                                                 finished_at=timezone.now())
 
 
 def _subject(change: dict[str, Any]) -> str:

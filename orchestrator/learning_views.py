@@ -2,7 +2,9 @@
 
 - `/catalogs/<slug>/review/`: the review queue: pending refinements grouped by skill, element or
   intent, each with its evidence (links to the conversations in the inspector), the diff of the
-  spec it would make and its effect on plans; learn from a finished run or from live sessions;
+  spec it would make and its effect on plans; learn from a finished run, live sessions and/or an
+  uploaded file of tool-call trajectories, in a Celery job whose status the page polls
+  (`/catalogs/<slug>/review/jobs/<id>/`, every second until the answer 286);
   accept (optionally edited) or reject one or many; the new draft and its diff after accepting;
 - `/catalogs/<slug>/promotion/`: what promoting a version to the planner needs, with the figures
   (compiles, plannable intents, the threshold and the latest planner run); set the threshold,
@@ -14,10 +16,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -30,10 +33,13 @@ from orchestrator.engine.catalog.diff import diff_catalogs
 from orchestrator.engine.errors import ConcertoError
 from orchestrator.engine.learning.refinements import apply_refinements
 
+from .forms import _json_upload
 from .learning_selectors import evidence_links, refinement_groups, refinement_list
-from .learning_services import refinements_decide, refinements_propose
-from .models import Assistant, AssistantMode, RefinementStatus, SimulationRun, SimulationStatus
+from .learning_services import learning_job_create, refinements_decide
+from .models import Assistant, AssistantMode, LearningJob, RefinementStatus, SimulationRun, SimulationStatus
 from .promotion_services import assistant_promote_to_planner, policy_set, promotion_report
+
+STOP_POLLING = 286  # htmx: swap this answer in and stop polling
 
 
 def _is_admin(request: HttpRequest, catalog: Any) -> bool:
@@ -67,25 +73,48 @@ def review_page(request: HttpRequest, slug: str) -> HttpResponse:
     runs = SimulationRun.objects.filter(version__catalog=catalog, status=SimulationStatus.DONE).select_related(
         "version").order_by("-pk")[:30]
     decided = refinement_list(catalog=catalog, status=None).exclude(status=RefinementStatus.PENDING)[:50]
+    job_id = request.GET.get("job", "")
+    job = LearningJob.objects.filter(pk=int(job_id), catalog=catalog).first() if job_id.isdigit() else None
     return render(request, "orchestrator/review/queue.html", {
         **context, "groups": groups, "is_admin": _is_admin(request, catalog), "runs": runs,
-        "draft_number": draft_number, "draft_diff": draft_diff, "decided": decided})
+        "draft_number": draft_number, "draft_diff": draft_diff, "decided": decided, "job": job})
+
+
+@require_GET
+@login_required
+def review_job_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """The learning job's status, polled by the review page until the job is finished."""
+    catalog = page_version_context(request, slug, "review")["catalog"]
+    job = LearningJob.objects.filter(pk=pk, catalog=catalog).first()
+    if job is None:
+        raise Http404(f"no learning job {pk} for this catalog")
+    response = render(request, "orchestrator/review/queue.html#job-status", {"catalog": catalog, "job": job})
+    if job.finished:
+        response.status_code = STOP_POLLING
+    return response
 
 
 @require_POST
 @login_required
 def review_learn_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """Queue a learning job (a worker learns; the page shows its status), or say at once what is wrong."""
     catalog = page_version_context(request, slug, "review")["catalog"]
     run_id = request.POST.get("run", "")
     run = None
     if run_id.isdigit():
         run = SimulationRun.objects.filter(pk=int(run_id), workspace=page_workspace(request)).first()
+    upload = request.FILES.get("trajectories")
     try:
-        rows = refinements_propose(catalog=catalog, run=run, sessions=request.POST.get("sessions") == "on")
+        trajectories = _json_upload(upload, "the trajectories file") if upload is not None else None
+        job = learning_job_create(catalog=catalog, user=request.user, run=run,
+                                  sessions=request.POST.get("sessions") == "on", trajectories=trajectories,
+                                  trajectories_name=upload.name if upload is not None else "")
+    except forms.ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
     except ConcertoError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, f"{len(rows)} refinement{'s' if len(rows) != 1 else ''} pending review.")
+        return redirect(f"{reverse('orchestrator:review', args=[slug])}?job={job.pk}")
     return redirect("orchestrator:review", slug=slug)
 
 

@@ -4,7 +4,9 @@ When a catalog's `PromotionPolicy` sets a simulation threshold, a version is pro
 finished simulation run of that very version, with the planner orchestrator, reached that goal
 success rate; the gate is registered with `catalog_app.promotion_gates`, so every promotion path
 (page, API, command) asks it. An assistant moves from S3 to the planner only through
-`assistant_promote_to_planner`, which promotes (or takes the promoted) version through that gate.
+`assistant_promote_to_planner`, which promotes (or takes the promoted) version through that gate;
+every other path that would give a published assistant the planner (creating one in planner mode,
+changing its mode, moving a planner assistant to another version) asks `planner_gate` the same question.
 """
 
 from __future__ import annotations
@@ -104,6 +106,14 @@ def simulation_gate(version: CatalogVersion, spec: CatalogSpec) -> list[str]:
     return [p for p in report.problems if "simulation" in p]
 
 
+def planner_gate(*, version: CatalogVersion) -> None:
+    """EditRefused unless `version` may run a published assistant with the planner: what promotion to it requires."""
+    problems = promotion_report(version=version).problems
+    if problems:
+        raise EditRefused(f"version {version.number} of '{version.catalog.slug}' cannot run the planner: "
+                          + " ".join(problems) + " (an admin promotes it to the planner on its Promotion page)")
+
+
 @transaction.atomic
 def assistant_promote_to_planner(*, assistant: Assistant, version: CatalogVersion,
                                  user: AbstractBaseUser) -> Assistant:
@@ -116,9 +126,7 @@ def assistant_promote_to_planner(*, assistant: Assistant, version: CatalogVersio
     if version.status == VersionStatus.DRAFT:
         version = version_promote_checked(version=version, user=user)
     else:
-        problems = promotion_report(version=version).problems
-        if problems:
-            raise EditRefused("this version cannot run the planner: " + " ".join(problems))
+        planner_gate(version=version)
     assistant.catalog_version, assistant.mode = version, AssistantMode.PLANNER
     assistant.full_clean(exclude=["workspace", "catalog_version"])
     assistant.save(update_fields=["catalog_version", "mode"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from .learning_services import learning_job_execute
 from .simulation_services import run_chunk, run_dispatch
 from .validation_services import analysis_run
 
@@ -29,3 +30,12 @@ def simulation_start(self, run_id: int) -> str:
 def simulation_chunk(run_id: int, start: int, stop: int) -> int:
     """Simulate conversations [start, stop) of a run. Idempotent: stored conversations are not redone."""
     return run_chunk(run_id=run_id, start=start, stop=stop)
+
+
+# --- learning (issue 13) ---------------------------------------------------------------------------
+
+
+@shared_task(acks_late=True)
+def learning_job_run(job_id: int) -> str:
+    """Learn refinements for a job and queue them for review. Idempotent: a finished job is left as it is."""
+    return learning_job_execute(job_id=job_id).status

@@ -38,6 +38,7 @@ from . import learning_views  # noqa: E402
 urlpatterns += [
     path("catalogs/<slug:slug>/review/", learning_views.review_page, name="review"),
     path("catalogs/<slug:slug>/review/learn/", learning_views.review_learn_view, name="review_learn"),
+    path("catalogs/<slug:slug>/review/jobs/<int:pk>/", learning_views.review_job_view, name="review_job"),
     path("catalogs/<slug:slug>/review/decide/", learning_views.review_decide_view, name="review_decide"),
     path("catalogs/<slug:slug>/promotion/", learning_views.promotion_page, name="promotion"),
     path("catalogs/<slug:slug>/promotion/threshold/", learning_views.promotion_threshold_view,

@@ -64,3 +64,40 @@ def test_an_admin_accepts_two_and_rejects_one_and_an_analyst_only_reads(live_ser
     expect(page.locator("#read-only")).to_contain_text("only an admin")
     expect(page.get_by_role("button", name="Accept selected")).to_have_count(0)
     expect(page.locator('input[name="ids"]')).to_have_count(0)
+
+
+def test_learning_from_the_page_is_a_job_whose_status_the_page_follows(live_server, page: Page, monkeypatch,
+                                                                       tmp_path, artifacts):
+    import json
+    from types import SimpleNamespace
+
+    from orchestrator.learning_services import learning_job_execute
+    from orchestrator.models import LearningJob
+
+    call_command("load_demo", stdout=StringIO())
+    catalog = Catalog.objects.get(slug="banking")
+    version = catalog.versions.order_by("number").first()
+    run = run_execute(run_id=run_create(workspace=catalog.workspace, version=version, scenario="realistic",
+                                        conversations=40, seed=3, enqueue=False).pk)
+    queued: list[int] = []
+    # The worker is this test. The task itself is replaced, not its `delay`: the page's request runs in
+    # the live server's thread, where Celery's current app (thread-local) may not be this thread's.
+    monkeypatch.setattr("orchestrator.tasks.learning_job_run", SimpleNamespace(delay=queued.append))
+    calls = tmp_path / "cards.json"
+    calls.write_text(json.dumps([{"output": [{"name": "lookup_customer.m1", "arguments": {"email": "a@b.com"}}]}]))
+
+    log_in(page, live_server.url, "admin")
+    page.get_by_label("Simulation run").select_option(str(run.pk))
+    page.get_by_label("and imported tool-call trajectories").set_input_files(str(calls))
+    page.get_by_role("button", name="Propose refinements").click()
+    status = page.locator("#learning-job")
+    expect(status).to_contain_text("queued")
+    expect(status).to_contain_text("cards.json")
+    assert queued and not Refinement.objects.exists()  # the request only queued the job
+    job = learning_job_execute(job_id=queued[0])
+    assert job.status == "done" and job.proposed > 0
+    expect(status).to_contain_text(f"{job.proposed} refinements pending review")  # polled, no reload
+    page.screenshot(path=str(artifacts / "review-learning-job.png"), full_page=True)
+    status.get_by_role("link", name="Show the queue").click()
+    expect(page.locator("article.refinement")).to_have_count(job.proposed)
+    assert LearningJob.objects.get(pk=job.pk).trajectories_name == "cards.json"

@@ -4,8 +4,17 @@ Inputs a mode needs are learned *safely* in the sense of SAM learning (Juba, Le 
 2021): the safe precondition set of a mode is everything the conversation knew at every successful
 call, so an element leaves it only when a success was observed without it, and the learned model
 never lets the planner call a skill without what it really needs. The safe set over-approximates;
-an extra input is proposed only when rejected calls single it out (the one element of the safe set a
-rejected call lacked), or when it alone explains several rejections. Outputs are effects: what
+an extra input is proposed only when rejected calls single it out, or when it alone explains
+several rejections.
+
+How many observations: under SAM's assumptions (a call is rejected exactly when a needed element is
+unknown) ONE success already bounds the true preconditions (each is in the safe set), so a
+rejected call that lacked exactly one element of the safe set proves that element is needed:
+deduction, not statistics. Real skills also reject for reasons SAM does not model (a value a
+rule refuses), so the same deduction must be made from `input_singled` = 2 rejections: one
+unrelated rejection cannot add an input. The other rule (an element that alone explains the most
+rejections, none singling it out) is a guess among candidates, not a deduction: it waits for 5
+successes (a safe set narrowed by several conversations) and 3 rejections. Outputs are effects: what
 appeared after successes. Every other kind counts what happened against what the spec says, and is
 proposed only past a number of observations (`Thresholds`), chosen a priori, never fitted to a
 benchmark's answer key.
@@ -29,7 +38,9 @@ EXAMPLES = 5  # conversation ids kept as evidence per refinement
 
 @dataclass(frozen=True)
 class Thresholds:
-    input_successes: int = 5  # successful calls before the safe precondition set is trusted
+    input_successes: int = 1  # SAM: one success bounds the true preconditions (each is in the safe set)
+    input_singled: int = 2  # rejections that single an element out (one proves it under SAM; two outvote noise)
+    input_guess_successes: int = 5  # successes before an element may be guessed from rejections it alone explains
     input_failures: int = 3  # rejections an input must explain alone when no rejection singles it out
     output_seen: int = 2  # an output the spec lacks, seen after this many successes
     output_absent: int = 10  # successes of an outcome without a declared output, and never with it
@@ -108,12 +119,15 @@ def _inputs(spec: CatalogSpec, calls: list[CallSeen], t: Thresholds) -> list[Ref
         candidates = safe - declared
         rejected = [c for c in group if c.status == "invalid"]
         lacking = [(c, candidates - c.available) for c in rejected]
-        needed: dict[str, list[CallSeen]] = defaultdict(list)
+        singling: dict[str, list[CallSeen]] = defaultdict(list)
         for call, absent in lacking:
             if len(absent) == 1:  # the only element of the safe set this rejected call lacked
-                needed[next(iter(absent))].append(call)
+                singling[next(iter(absent))].append(call)
+        needed = {x: found for x, found in singling.items() if len(found) >= t.input_singled}
         singled = set(needed)
         unexplained = [(c, a) for c, a in lacking if a and not (a & set(needed))]
+        if successes < t.input_guess_successes:
+            unexplained = []  # a guess needs a safe set narrowed by several successes
         while unexplained:  # the element that alone explains the most remaining rejections
             counts = Counter(x for _, absent in unexplained for x in absent)
             count = max(counts.values())
@@ -124,14 +138,18 @@ def _inputs(spec: CatalogSpec, calls: list[CallSeen], t: Thresholds) -> list[Ref
             needed[best] = [c for c, a in unexplained if best in a]
             unexplained = [(c, a) for c, a in unexplained if best not in a]
         for element, explaining in sorted(needed.items()):
-            confidence = 0.95 if element in singled else 0.7
+            # Singled out: deduced under SAM's assumptions; what doubt is left is that each of those
+            # rejections had another cause, taken as even odds apiece. A guess is held at 0.7.
+            deduced = element in singled
+            confidence = round(min(0.99, 1 - 0.5 ** len(explaining)), 3) if deduced else 0.7
+            why = (f"{len(explaining)} rejected calls lacked it and nothing else the successes all had" if deduced
+                   else f"it alone explains {len(explaining)} of {len(rejected)} rejected calls")
             found.append(Refinement(
                 kind=Kind.INPUT_NEEDED, key=f"input_needed {skill}.{mode} {element}",
                 change={"op": Op.ADD_INPUT.value, "skill": skill, "mode": mode, "element": element},
-                summary=f"{skill} ({mode}) needs {element}: all {successes} successful calls had it, and "
-                        f"{len(explaining)} of {len(rejected)} rejected calls lacked it",
+                summary=f"{skill} ({mode}) needs {element}: all {successes} successful calls had it, and {why}",
                 evidence={"successes": successes, "rejected": len(rejected), "explained": len(explaining),
-                          "singled_out": element in singled, "safe_set": sorted(safe),
+                          "singled_out": deduced, "safe_set": sorted(safe),
                           "conversations": _ids(explaining)},
                 confidence=confidence))
     return found

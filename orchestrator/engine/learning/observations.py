@@ -65,13 +65,15 @@ def from_trace(ident: str, trace: Sequence[Mapping[str, Any]], transcript: Seque
     return seen
 
 
-def from_trajectory(sample: Sample, skills: Iterable[str]) -> Conversation:
+def from_trajectory(sample: Sample, skills: Iterable[str], modes: Mapping[str, str] | None = None) -> Conversation:
     """An imported tool-call sequence: each call to a known skill is a call that worked with its arguments.
 
-    Recorded trajectories carry no outputs or statuses, so they only ever narrow what a mode needs
-    (a call made without an element proves the element is not needed), never widen it.
+    A call names `skill.mode`, or only the skill: its mode is then `modes[skill]` (the skill's only
+    mode), else "m1". Recorded trajectories carry no outputs or statuses, so they only ever narrow
+    what a mode needs (a call made without an element proves the element is not needed), never widen it.
     """
     names = set(skills)
+    modes = modes or {}
     seen = Conversation(ident=f"trajectory {sample.ident}")
     known = set(sample.memory)
     for call in sample.calls:
@@ -79,7 +81,7 @@ def from_trajectory(sample: Sample, skills: Iterable[str]) -> Conversation:
         if name not in names:
             continue
         sent = frozenset(call.arguments)
-        seen.calls.append(CallSeen(conversation=seen.ident, skill=name, mode=mode or "m1", status="ok",
+        seen.calls.append(CallSeen(conversation=seen.ident, skill=name, mode=mode or modes.get(name, "m1"), status="ok",
                                    outcome=None, outputs=frozenset(), available=frozenset(known | sent), sent=sent))
         if call.label:
             known.add(call.label)

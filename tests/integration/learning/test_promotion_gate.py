@@ -48,3 +48,45 @@ def test_an_assistant_moves_from_s3_to_the_planner_only_through_a_gated_promotio
     switched = assistant_promote_to_planner(assistant=assistant, version=draft, user=admin)
     assert switched.mode == AssistantMode.PLANNER and switched.catalog_version.status == VersionStatus.PROMOTED
 
+
+
+def test_no_other_path_gives_a_published_assistant_the_planner_past_the_gate(workspace, banking, admin, admin_auth):
+    from django.contrib import admin as django_admin
+    from django.test import Client
+
+    from orchestrator.assistant_services import assistant_publish, assistant_update, studio_test_assistant
+    from orchestrator.chat_services import assistant_set_version
+    from orchestrator.models import Assistant
+
+    banking = version_promote(version=banking, user=admin)  # assistants run promoted versions
+    early = assistant_create(workspace=workspace, version=banking, key="bank-early", mode=AssistantMode.PLANNER)
+    policy_set(catalog=banking.catalog, threshold=0.5, user=admin)  # no planner run of version 1 reaches it
+    with pytest.raises(EditRefused, match="cannot run the planner: a finished simulation run of version 1"):
+        assistant_create(workspace=workspace, version=banking, key="bank-planner", mode=AssistantMode.PLANNER)
+    assert not Assistant.objects.filter(key="bank-planner").exists()
+    s3 = assistant_create(workspace=workspace, version=banking, key="bank-s3", mode=AssistantMode.S3)
+    with pytest.raises(EditRefused, match="cannot run the planner"):
+        assistant_update(assistant=s3, mode=AssistantMode.PLANNER)
+    with pytest.raises(EditRefused, match="cannot run the planner"):
+        assistant_publish(catalog=banking.catalog, key="bank-s3", mode=AssistantMode.PLANNER)
+    patched = Client().patch("/api/v1/assistants/bank-s3", {"orchestrator": "planner"},
+                             content_type="application/json", **admin_auth)
+    assert patched.status_code == 422 and "cannot run the planner" in patched.json()["detail"]
+    s3.refresh_from_db()
+    assert s3.mode == AssistantMode.S3
+    # A planner assistant moved to another version: that version must pass the gate too (v2 was
+    # promoted by the ungated import path, as `load_demo` does).
+    later = version_promote(version=version_create_draft(version=banking, user=admin), user=admin)
+    with pytest.raises(EditRefused, match="version 2 of 'banking' cannot run the planner"):
+        assistant_set_version(assistant=early, version=later)
+    early.refresh_from_db()
+    assert early.catalog_version == banking
+    # The studio's own test chat (never published) is not gated; S3 assistants move freely.
+    assert studio_test_assistant(version=banking).mode == AssistantMode.PLANNER
+    assert assistant_set_version(assistant=s3, version=later).catalog_version == later
+    # The Django admin cannot change an assistant's orchestrator either.
+    registered = django_admin.site._registry.get(Assistant)
+    assert registered is None or "mode" in registered.get_readonly_fields(None)
+    # Without the threshold, the same calls pass: the gate, not the paths, decided.
+    policy_set(catalog=banking.catalog, threshold=None, user=admin)
+    assert assistant_update(assistant=s3, mode=AssistantMode.PLANNER).mode == AssistantMode.PLANNER

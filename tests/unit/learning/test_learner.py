@@ -21,14 +21,36 @@ def test_the_safe_precondition_set_drops_an_element_only_when_a_success_was_seen
     assert safe_preconditions([call("invalid", {"email"})]) is None
 
 
-def test_an_input_is_proposed_when_rejections_single_it_out_and_not_before_enough_successes(banking_spec):
+def test_an_input_is_proposed_when_two_rejections_single_it_out_after_a_single_success(banking_spec):
+    # Under SAM one success bounds what the mode needs; a rejection lacking only email then proves
+    # email is needed. One such rejection is not enough (it may have had another cause), two are.
     rejected = [call("invalid", {"ssn"}, conversation=f"r{i}") for i in range(3)]
-    few = Conversation("a", calls=[call("ok", {"email", "ssn"}) for _ in range(4)] + rejected)
-    assert not [r for r in learn(banking_spec, [few]) if r.kind is Kind.INPUT_NEEDED]
-    enough = Conversation("b", calls=[call("ok", {"email", "ssn"}) for _ in range(5)] + rejected)
-    (found,) = [r for r in learn(banking_spec, [enough]) if r.kind is Kind.INPUT_NEEDED]
+    none = Conversation("z", calls=rejected)  # no success: no safe set, nothing to deduce from
+    assert not [r for r in learn(banking_spec, [none]) if r.kind is Kind.INPUT_NEEDED]
+    once = Conversation("a", calls=[call("ok", {"email", "ssn"}), *rejected[:1]])
+    assert not [r for r in learn(banking_spec, [once]) if r.kind is Kind.INPUT_NEEDED]
+    twice = Conversation("b", calls=[call("ok", {"email", "ssn"}), *rejected[:2]])
+    (found,) = [r for r in learn(banking_spec, [twice]) if r.kind is Kind.INPUT_NEEDED]
     assert found.change == {"op": "add_input", "skill": "submit_credit_card", "mode": "apply", "element": "email"}
+    assert found.evidence["singled_out"] and found.evidence["successes"] == 1
+    assert found.confidence == 0.75
+    more = Conversation("c", calls=[call("ok", {"email", "ssn"}), *rejected])
+    (found,) = [r for r in learn(banking_spec, [more]) if r.kind is Kind.INPUT_NEEDED]
     assert found.evidence["explained"] == 3 and found.evidence["conversations"] == ["r0", "r1", "r2"]
+    assert found.confidence == 0.875
+
+
+def test_an_input_guessed_from_rejections_it_alone_explains_waits_for_five_successes(banking_spec):
+    # Three rejections lacked both email and ssn, one lacked only ssn (once: too few to deduce it);
+    # ssn alone explains all four, so it is guessed, but only once the safe set rests on 5 successes.
+    rejected = [call("invalid", {"loan_amount"}, conversation=f"r{i}") for i in range(3)]
+    for count, expected in ((4, 0), (5, 1)):
+        calls = [call("ok", {"email", "ssn", "loan_amount"}) for _ in range(count)] + rejected
+        calls += [call("invalid", {"loan_amount", "email"}, conversation="s")]  # lacks only ssn: once, not enough
+        guessed = [r for r in learn(banking_spec, [Conversation("a", calls=calls)]) if r.kind is Kind.INPUT_NEEDED]
+        assert len(guessed) == expected, count
+    assert guessed[0].change["element"] == "ssn" and not guessed[0].evidence["singled_out"]
+    assert guessed[0].confidence == 0.7
 
 
 def test_two_elements_the_rejections_cannot_tell_apart_are_both_held_back(banking_spec):

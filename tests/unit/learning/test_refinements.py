@@ -64,3 +64,8 @@ def test_an_imported_trajectory_is_a_list_of_calls_that_worked_with_their_argume
     seen = from_trajectory(sample, ["lookup_customer"])
     (only,) = seen.calls
     assert only.status == "ok" and only.available == {"email", "ssn"} and seen.ident == "trajectory 7"
+    assert only.mode == "m1"
+    named = from_trajectory(Sample(calls=(Call("submit_credit_card", {"name": "Ada"}),
+                                          Call("lookup_customer.m2", {}))), ["submit_credit_card", "lookup_customer"],
+                            {"submit_credit_card": "apply"})
+    assert [(c.skill, c.mode) for c in named.calls] == [("submit_credit_card", "apply"), ("lookup_customer", "m2")]
