@@ -51,7 +51,8 @@ def celery_worker(broker: str, backend: str) -> Iterator[tuple[Celery, str]]:
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     try:
-        client = Celery("test-client", broker=broker, backend=backend)
+        # Not the current app: tasks the code under test queues must still find the project's app.
+        client = Celery("test-client", broker=broker, backend=backend, set_as_current=False)
         if broker.startswith("filesystem://"):
             client.conf.broker_transport_options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
         yield client, queue

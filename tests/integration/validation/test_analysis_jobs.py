@@ -164,7 +164,7 @@ def test_a_job_whose_whole_worker_was_killed_is_finished_by_the_next_worker(work
     first = _worker(queue, broker, **quick)
     second = None
     try:
-        client = Celery("test-client", broker=broker, backend=broker)
+        client = Celery("test-client", broker=broker, backend=broker, set_as_current=False)
         client.send_task("orchestrator.tasks.trajectory_analysis_run", args=[analysis.pk], queue=queue)
         _wait_for(lambda: TrajectoryAnalysis.objects.filter(pk=analysis.pk, done__gt=0).exists())
         first.send_signal(signal.SIGKILL)
