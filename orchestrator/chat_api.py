@@ -53,6 +53,7 @@ from .chat_services import (
     session_create,
 )
 from .models import Assistant, ChatSession
+from .session_vault import session_end
 
 router = Router(tags=["chat"])
 log = logging.getLogger(__name__)
@@ -205,6 +206,18 @@ def message_send(request: HttpRequest, response: HttpResponse, session_id: str, 
     return Status(200, {"replies": replies})
 
 
+class EndedOut(Schema):
+    ended: bool = Field(description="true when this call ended it; false when it had ended already")
+
+
+@router.post("/sessions/{session_id}/end", response={200: EndedOut, 403: ErrorOut, 404: ErrorOut},
+             summary="End a conversation: the values the user gave are dropped now (the transcript stays)")
+def session_end_send(request: HttpRequest, response: HttpResponse, session_id: str) -> Status:
+    session = _session(session_id)
+    _check_origin(request, response, session.assistant)
+    return Status(200, {"ended": session_end(session)})
+
+
 @router.get("/sessions/{session_id}", response={200: dict[str, Any], 403: ErrorOut, 404: ErrorOut},
             summary="A session's transcript (sensitive values masked), for the widget after a reload")
 def session_read(request: HttpRequest, response: HttpResponse, session_id: str) -> Status:
@@ -258,6 +271,11 @@ def session_start_preflight(request: HttpRequest, key: str) -> HttpResponse:
 
 @router.api_operation(["OPTIONS"], "/sessions/{session_id}/messages", include_in_schema=False)
 def message_send_preflight(request: HttpRequest, session_id: str) -> HttpResponse:
+    return _preflight(request, _session(session_id).assistant)
+
+
+@router.api_operation(["OPTIONS"], "/sessions/{session_id}/end", include_in_schema=False)
+def session_end_preflight(request: HttpRequest, session_id: str) -> HttpResponse:
     return _preflight(request, _session(session_id).assistant)
 
 

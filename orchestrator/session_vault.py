@@ -7,8 +7,9 @@ the first one encrypts, all decrypt: add a new key in front to rotate); without 
 derived from SECRET_KEY. Rows written before sealing (a plain state) are read as they are and
 sealed at their next save.
 
-After an assistant's `state_retention_hours` without a message, `sessions_purge_values` drops
-the state (`{"purged": true}`): the transcript and audit log stay (they never held values), the
+When the user ends the conversation (`session_end`, the widget's "New conversation"), or after
+an assistant's `state_retention_hours` without a message (`sessions_purge_values`), the state is
+dropped (`{"purged": true}`): the transcript and audit log stay (they never held values), the
 conversation cannot go on, and a message to it is refused.
 """
 
@@ -71,6 +72,17 @@ def state_or_empty(stored: dict[str, Any]) -> SessionState:
         return state_open(stored)
     except SessionEnded:
         return SessionState()
+
+
+def session_end(session: ChatSession) -> bool:
+    """The user closed the conversation: drop its values now rather than at the retention's end.
+
+    Like the purge, the transcript and the audit stay. A turn running under the lease wrote nothing
+    yet: its write finds the state gone (the lease check fails on the cleared lease) and refuses.
+    False when it had already ended.
+    """
+    return bool(ChatSession.objects.filter(pk=session.pk).exclude(state=PURGED)
+                .update(state=PURGED, lease_token=None, lease_until=None))
 
 
 @transaction.atomic

@@ -401,6 +401,8 @@
   closeButton.addEventListener("click", close);
   whatButton.addEventListener("click", function () { explain("what"); });
   restartButton.addEventListener("click", function () {
+    // The old conversation ends: the server drops the values the user gave in it now.
+    if (sessionId) request("POST", "/sessions/" + sessionId + "/end").catch(function () {});
     save("session", null);
     sessionId = null;
     log.textContent = "";

@@ -276,3 +276,20 @@ def test_themed_translated_and_isolated_from_the_page_styles(live_server, demo_a
         expect(dialog.get_by_role("log")).to_contain_text("Bonjour et bienvenue")
         expect(dialog.get_by_role("button", name="Envoyer")).to_be_visible()
         expect(dialog.get_by_label("Votre message")).to_be_focused()
+
+
+def test_a_new_conversation_ends_the_old_one_and_drops_its_values(site, page: Page):
+    dialog = _chat(page, site)
+    _to_consent(dialog)
+    old = ChatSession.objects.get()
+    assert old.state != {"purged": True}
+    dialog.get_by_role("button", name="New conversation").click()
+    expect(dialog.get_by_role("log")).to_contain_text("Hello!")
+    for _ in range(50):
+        old.refresh_from_db()
+        if old.state == {"purged": True}:
+            break
+        page.wait_for_timeout(100)
+    assert old.state == {"purged": True}
+    assert ChatSession.objects.count() == 2
+    assert Message.objects.filter(session=old).exists()  # the transcript stays

@@ -86,3 +86,50 @@ def test_the_purge_command_says_how_many(talked, demo):
     assert out.getvalue().strip() == "purged the values of 1 session"
     call_command("purge_sessions", stdout=out)
     assert "purged the values of 0 sessions" in out.getvalue()
+
+
+def test_ending_a_conversation_drops_its_values_now(talked, demo, client):
+    origin = {"HTTP_ORIGIN": "http://127.0.0.1:8000"}
+    answer = client.post(f"/api/v1/sessions/{talked.pk}/end", **origin)
+    assert answer.status_code == 200 and answer.json() == {"ended": True}
+    talked.refresh_from_db()
+    assert talked.state == {"purged": True}
+    assert Message.objects.filter(session=talked).count() > len(SCRIPT)
+    assert client.post(f"/api/v1/sessions/{talked.pk}/end", **origin).json() == {"ended": False}
+    refused = client.post(f"/api/v1/sessions/{talked.pk}/messages", json.dumps({"text": "hello"}),
+                          content_type="application/json", **origin)
+    assert refused.status_code == 422 and "has ended" in refused.json()["detail"]
+
+
+def test_another_site_cannot_end_a_conversation(talked, client):
+    answer = client.post(f"/api/v1/sessions/{talked.pk}/end", HTTP_ORIGIN="https://evil.example")
+    assert answer.status_code == 403
+    talked.refresh_from_db()
+    assert talked.state != {"purged": True}
+
+
+def test_a_turn_running_when_the_conversation_ends_writes_nothing(talked, monkeypatch):
+    from orchestrator import chat_services
+    from orchestrator.session_vault import session_end
+
+    build = chat_services.runtime_for
+
+    def ended_mid_turn(assistant, *, seed):
+        runtime = build(assistant, seed=seed)
+        turn = runtime.bot.turn
+
+        def turn_then_end(state, text):
+            log = turn(state, text)
+            session_end(talked)  # the user pressed "New conversation" while this turn ran
+            return log
+
+        runtime.bot.turn = turn_then_end
+        return runtime
+
+    monkeypatch.setattr(chat_services, "runtime_for", ended_mid_turn)
+    count = Message.objects.filter(session=talked).count()
+    with pytest.raises(chat_services.SessionBusy):
+        message_post(session_id=talked.pk, text="$20,000")
+    talked.refresh_from_db()
+    assert talked.state == {"purged": True}
+    assert Message.objects.filter(session=talked).count() == count
