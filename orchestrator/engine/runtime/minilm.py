@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import zipfile
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -67,15 +68,7 @@ class MiniLM:
             return np.stack([self._cached(text) for text in texts])
 
     def _cached(self, text: str) -> np.ndarray:
-        # The same short texts come back often ("yes", a catalog's examples at every fit).
-        vector = self.cache.get(text)
-        if vector is None:
-            vector = self._one(text)
-            if len(self.cache) >= CACHE_SIZE:
-                with contextlib.suppress(StopIteration, RuntimeError):  # another thread evicted it first
-                    self.cache.pop(next(iter(self.cache)), None)
-            self.cache[text] = vector
-        return vector
+        return cached_vector(self.cache, text, self._one)
 
     def _one(self, text: str) -> np.ndarray:
         ids = np.array(self.tokenizer.encode(text).ids)
@@ -100,6 +93,18 @@ class MiniLM:
         x = _norm(x + context @ p["out"] + p["out_b"], p["ln1"], p["ln1_b"])
         hidden = _gelu(x @ p["up"] + p["up_b"])
         return _norm(x + hidden @ p["down"] + p["down_b"], p["ln2"], p["ln2_b"])
+
+
+def cached_vector(cache: dict[str, np.ndarray], text: str, encode: Callable[[str], np.ndarray]) -> np.ndarray:
+    """`encode(text)`, kept: the same short texts come back often ("yes", a catalog's examples at every fit)."""
+    vector = cache.get(text)
+    if vector is None:
+        vector = encode(text)
+        if len(cache) >= CACHE_SIZE:
+            with contextlib.suppress(StopIteration, RuntimeError):  # another thread evicted it first
+                cache.pop(next(iter(cache)), None)
+        cache[text] = vector
+    return vector
 
 
 def _norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:

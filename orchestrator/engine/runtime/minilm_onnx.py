@@ -13,7 +13,6 @@ Building the graph takes about a second; it is kept in memory only (nothing is w
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
 import zipfile
@@ -21,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .minilm import CACHE_SIZE, HEADS, LAYERS, _model_zip
+from .minilm import HEADS, LAYERS, _model_zip, cached_vector
 
 DIM = 384
 
@@ -148,14 +147,7 @@ class OnnxMiniLM:
         return np.stack([self._cached(text) for text in texts])
 
     def _cached(self, text: str) -> np.ndarray:
-        vector = self.cache.get(text)
-        if vector is None:
-            vector = self._one(text)
-            if len(self.cache) >= CACHE_SIZE:
-                with contextlib.suppress(StopIteration, RuntimeError):  # another thread evicted it first
-                    self.cache.pop(next(iter(self.cache)), None)
-            self.cache[text] = vector
-        return vector
+        return cached_vector(self.cache, text, self._one)
 
     def _one(self, text: str) -> np.ndarray:
         ids = np.array(self.tokenizer.encode(text).ids, dtype=np.int64)
