@@ -15,7 +15,6 @@ state keeps them (the runtime must send them on), encrypted at rest (`session_va
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
 from collections.abc import Iterable
@@ -25,8 +24,8 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
-from django.db.models import Q
+from django.db import transaction
+from django.db.models import Exists, Q
 from django.utils import timezone
 
 from catalog_app.models import CatalogVersion, VersionStatus, Workspace
@@ -202,25 +201,13 @@ def _lease_take(session_id: uuid.UUID, token: uuid.UUID, *, known: ChatSession |
     so a turn landing while this statement waits for the row makes it take nothing.
     """
     now = timezone.now()
+    rows = ChatSession.objects.filter(Q(lease_token__isnull=True) | Q(lease_until__lt=now), pk=session_id)
+    if known is not None:
+        rows = rows.filter(message_count=known.message_count, trace_count=known.trace_count).exclude(state=PURGED)
+        if client_id:
+            rows = rows.exclude(Exists(Message.objects.filter(session_id=session_id, client_id=client_id)))
     until = now + timedelta(seconds=settings.CONCERTO_CHAT_LEASE_SECONDS)
-    if known is None:
-        rows = ChatSession.objects.filter(Q(lease_token__isnull=True) | Q(lease_until__lt=now), pk=session_id)
-        return bool(rows.update(lease_token=token, lease_until=until))
-    # Every message of every conversation runs this: written out, since building it with the ORM
-    # (filters, an Exists, an exclude) cost more CPU than the rest of the statement's round trip.
-    with connection.cursor() as cursor:
-        cursor.execute(_TAKE_KNOWN, [token, until, session_id, now, known.message_count, known.trace_count,
-                                     json.dumps(PURGED), session_id, client_id])
-        return cursor.rowcount == 1
-
-
-_TAKE_KNOWN = f"""
-    UPDATE {ChatSession._meta.db_table} SET lease_token = %s, lease_until = %s
-    WHERE id = %s AND (lease_token IS NULL OR lease_until < %s) AND message_count = %s AND trace_count = %s
-      AND state <> %s::jsonb
-      AND NOT EXISTS (SELECT 1 FROM {Message._meta.db_table}
-                      WHERE session_id = %s AND client_id = %s AND client_id <> '')
-"""
+    return bool(rows.update(lease_token=token, lease_until=until))
 
 
 def _lease_release(session_id: uuid.UUID, token: uuid.UUID) -> None:
@@ -298,13 +285,6 @@ def message_post(*, session_id: uuid.UUID | str, text: str, client_id: str = "",
     return replies
 
 
-_SAVE = f"""
-    UPDATE {ChatSession._meta.db_table}
-    SET state = %s::jsonb, message_count = %s, trace_count = %s, updated_at = %s, lease_token = NULL, lease_until = NULL
-    WHERE id = %s AND lease_token = %s AND message_count = %s AND trace_count = %s
-"""
-
-
 @transaction.atomic
 def _turn_save(session: ChatSession, token: uuid.UUID, position: int, text: str, client_id: str,
                state: SessionState, log: TurnLog, replies: list[dict[str, Any]], scrub: Scrubber) -> None:
@@ -316,10 +296,9 @@ def _turn_save(session: ChatSession, token: uuid.UUID, position: int, text: str,
     """
     start = session.trace_count
     events = _trace_events(position, log, scrub)
-    with connection.cursor() as cursor:  # written out like _TAKE_KNOWN: it runs for every message
-        cursor.execute(_SAVE, [json.dumps(state_seal(state)), position + 1 + len(replies), start + len(events),
-                               timezone.now(), session.pk, token, position, start])
-        claimed = cursor.rowcount == 1
+    claimed = (ChatSession.objects.filter(pk=session.pk, lease_token=token, message_count=position, trace_count=start)
+               .update(state=state_seal(state), message_count=position + 1 + len(replies),
+                       trace_count=start + len(events), updated_at=timezone.now(), lease_token=None, lease_until=None))
     if not claimed:
         raise SessionBusy(session.pk, retry_after=1, lapsed=True)
     user = Message(session=session, position=position, role=MessageRole.USER, kind="user",
