@@ -10,15 +10,10 @@ from __future__ import annotations
 
 import re
 
-from .polarity import yes_no
+from .polarity import stops, yes_no
 from .text import normalise
 
 _TAIL = r"(?: (?:please|now|then|thanks|thank you|for now))*"
-STOP = re.compile(
-    r"(?:please )?(?:i want to |i would like to |let us |lets |can we |just )?"
-    r"(?:stop|cancel|abort|quit|never mind|nevermind|forget it|forget about it|forget that)"
-    r"(?: (?:it|that|this|the request|everything|all))?" + _TAIL
-)
 WHAT = re.compile(r"\bwhat (?:did|have) you (?:do|done)\b|\bwhat happened so far\b|^(?:a )?summar(?:y|ise|ize)\b")
 HOW = re.compile(r"\bhow did you (?:get|find|know|obtain|work out|come up with)\b")
 WHY = re.compile(r"\bwhy (?:did|do|would) you (?:need|ask|want|use|require|check)\b"
@@ -39,7 +34,7 @@ DONT_KNOW_WHOLE = re.compile(r"(?:i )?(?:do not|did not) (?:know|have it|have on
 def control_act(utterance: str) -> str | None:
     """The act the whole utterance makes, or None for anything else (a request, an answer, a value)."""
     text = INTERJECTION.sub("", normalise(utterance))
-    if STOP.fullmatch(text):
+    if stops(text):
         return "stop"
     if WHAT.search(text):
         return "what"

@@ -27,7 +27,7 @@ APPROVE = frozenset(
     "sure ok okay k kk alright absolutely certainly definitely totally course indeed surely affirmative fine good "
     "great perfect cool excellent agree agreed correct right true consent consented allow allowed permit permitted "
     "permission accept accepted approve approved authorise authorize authorised authorized share send submit "
-    "proceed continue ahead comfortable happy glad works so granted whatever".split()
+    "proceed continue ahead comfortable happy glad works so granted whatever interested".split()
 )
 OBJECT = frozenset(
     "mind problem problems objection objections worries worry issue issues concern concerns decline refuse reject "
@@ -143,3 +143,36 @@ def _base(word: str) -> str:
             if stem in APPROVE or stem in OBJECT:
                 return stem
     return word
+
+
+# --- stopping the request ---------------------------------------------------------------------------
+# The same closed-vocabulary reading for "stop": every clause must be a stop ("forget it", "scrap
+# that", "let's stop here", "I give up") or a word around one ("actually", "I changed my mind",
+# "I'll do it later"). What follows a stop verb may only be the current request in general words
+# ("the application", "this request"): "cancel my booking" asks to cancel something, and is left to
+# the catalog's intents.
+STOP_PHRASES = re.compile(
+    r"\b(?:stop|cancel|abort|quit|halt|forget|scrap|drop|never ?mind|give up|leave it|end|exit|terminate"
+    r"|do not (?:want to|wish to|need to) (?:continue|go on|proceed|carry on|do this|do that|do it)"
+    r"|(?:i am|i have|we are) (?:done|finished)|(?:i|we) changed (?:my|our) mind|change of plans?)\b"
+)
+STOP_OBJECTS = frozenset(
+    "it that this everything all the whole thing request application process conversation chat one anymore "
+    "any more about here now then for please thanks thank you actually okay ok well so just let us we i me my "
+    "mind later another time some other day want to would like like can could please right away instead "
+    "altogether whole entirely completely do will ll rather no come back".split()
+)
+
+
+def stops(utterance: str) -> bool:
+    """Does the whole utterance ask to stop the current request?"""
+    found = False
+    for clause in CLAUSES.split(utterance.lower()):
+        text = normalise(clause)
+        if not text:
+            continue
+        rest = STOP_PHRASES.sub(" ", text)
+        found = found or rest != text
+        if any(word not in STOP_OBJECTS for word in rest.split()):
+            return False
+    return found

@@ -60,6 +60,19 @@ def test_sentences_that_start_like_an_act_are_not_one(text):
         ("what do you mean?", "clarify"),
         ("no problem, go ahead", "yes"),
         ("I'd rather not", "no"),
+        # stopping in everyday words; a stop verb before something else is a request ("cancel my booking")
+        ("forget it, I changed my mind", "stop"),
+        ("actually never mind", "stop"),
+        ("let's stop here", "stop"),
+        ("scrap that", "stop"),
+        ("stop the application", "stop"),
+        ("I give up", "stop"),
+        ("never mind, I'll do it later", "stop"),
+        ("I don't want to continue", "stop"),
+        ("the app keeps telling me to stop", None),
+        ("I have to end my subscription", None),
+        ("the end of the month", None),
+        ("not interested", "no"),
     ],
 )
 def test_acts_are_whole_utterances(text, act):

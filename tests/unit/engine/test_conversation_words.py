@@ -97,3 +97,12 @@ def test_help_alone_lists_what_the_bot_can_do(helpdesk):
     chat = Chat(helpdesk)
     replies = chat.say("help")
     assert replies[-1].text.startswith("I can report a broken device") and chat.state.current is None
+
+
+@pytest.mark.parametrize("text", ["forget it, I changed my mind", "actually never mind", "let's stop here",
+                                  "I give up"])
+def test_everyday_stop_ends_the_request_without_sharing(loan, text):
+    replies = loan.say(text)
+    assert replies[0].text.startswith("OK, I stopped")
+    assert "credit_check" not in loan.called
+    assert loan.state.current is None
