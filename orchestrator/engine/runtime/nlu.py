@@ -230,6 +230,28 @@ def _linear(pattern: str) -> tuple[Any, Any]:
 
 
 def _regex(pattern: str, utterance: str) -> str | None:
+    """The value in `utterance` that fits `pattern`, written as the pattern writes it.
+
+    People separate digit groups their own way ("123 45 6789", "123.45.6789"): when the text as
+    typed does not fit, it is tried again with the separators between digits replaced by each one
+    the pattern uses, so the value is stored in the catalog's form.
+    """
+    found = _regex_as_typed(pattern, utterance)
+    if found is not None:
+        return found
+    for separator in SEPARATORS:
+        if separator in pattern:
+            respelt = DIGIT_SEPARATOR.sub(separator, utterance)
+            if respelt != utterance and (found := _regex_as_typed(pattern, respelt)) is not None:
+                return found
+    return None
+
+
+SEPARATORS = ("-", ".", "/", " ")
+DIGIT_SEPARATOR = re.compile(r"(?<=\d)(?:\s*[.\-/]\s*|\s+)(?=\d)")
+
+
+def _regex_as_typed(pattern: str, utterance: str) -> str | None:
     # Patterns are written for the whole value (`^...$`); look for it inside the utterance too.
     try:
         whole_pattern, inside = _linear(pattern)

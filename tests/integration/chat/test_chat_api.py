@@ -117,6 +117,18 @@ def test_an_unreadable_answer_to_a_sensitive_question_is_hidden_whole(demo, widg
     assert typed.text == MASK
 
 
+def test_an_ssn_typed_with_spaces_is_read_in_the_catalogs_form_and_masked(demo, widget):
+    session_id = _start(widget)
+    _say(widget, session_id, "I'd like to apply for a loan")
+    _say(widget, session_id, "ada@example.com")
+    replies = _say(widget, session_id, "it's 123 45 6789")
+    assert replies[-1]["kind"] == "consent" and replies[-1]["elements"] == ["ssn"]
+    state = state_open(ChatSession.objects.get(pk=session_id).state)
+    assert state.memory["ssn"].value == SSN  # stored as the pattern writes it, for the skills
+    stored = " ".join(m.text for m in Message.objects.filter(session_id=session_id))
+    assert "6789" not in stored and "123 45" not in stored
+
+
 def test_a_denied_consent_shares_nothing(demo, widget):
     session_id = _start(widget)
     for text in ("I'd like to apply for a loan", "ada@example.com", SSN):

@@ -151,3 +151,12 @@ def test_valid_value(banking):
     ssn = banking.element("ssn")
     assert valid_value(ssn, "123-45-6789")
     assert not valid_value(ssn, "12-345-6789")
+
+
+@pytest.mark.parametrize(("typed", "value"), [
+    ("123 45 6789", "123-45-6789"), ("my ssn is 123.45.6789", "123-45-6789"), ("123 - 45 - 6789", "123-45-6789"),
+    ("123-45-6789", "123-45-6789"), ("1234 5 6789", None), ("123 45 6789 0", None),
+])
+def test_digit_groups_separated_another_way_are_read_in_the_patterns_form(typed, value):
+    ssn = Element(name="ssn", format="regex:^[0-9]{3}-[0-9]{2}-[0-9]{4}$")
+    assert extract_value(ssn, typed) == value
