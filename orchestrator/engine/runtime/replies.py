@@ -95,7 +95,8 @@ class Wording:
         what = self.element(name)
         first = what.split(" ", 1)[0]
         if first in WH_WORDS:  # "what went wrong" is already a question
-            return f"{what[:1].upper()}{what[1:]}{choices}?"
+            asked = _inverted(what)
+            return f"{asked[:1].upper()}{asked[1:]}{choices}?"
         if first not in DETERMINERS:
             what = f"the {what}"
         return f"What is {what}{choices}?"
@@ -142,3 +143,24 @@ class Wording:
             return "I have no requests I can help with yet."
         listed = ", ".join(things[:-1]) + (" or " if len(things) > 1 else "") + things[-1]
         return f"I can {listed}. What would you like to do?"
+
+
+SUBJECTS = ("you", "we", "they", "i")
+AUXILIARIES = ("are", "am", "were", "was", "have", "has", "had", "can", "could", "will", "would", "should", "may",
+               "must", "do", "did", "does")
+
+
+def _inverted(clause: str) -> str:
+    """ "where you want to go" -> "where do you want to go"; "when you are leaving" -> "when are you
+    leaving"; "what the problem is" -> "what is the problem": an embedded question turned into a
+    direct one. A wh-word that is the subject ("what went wrong") stays as written."""
+    words = clause.split(" ")
+    for wh in range(1, min(4, len(words) - 1)):  # "how many bags you need": the subject after 1-3 words
+        subject, verb = words[wh], words[wh + 1]
+        if subject in SUBJECTS:
+            if verb in AUXILIARIES:
+                return " ".join([*words[:wh], verb, subject, *words[wh + 2:]])
+            return " ".join([*words[:wh], "do", subject, *words[wh + 1:]])
+    if len(words) > 2 and words[-1] in ("is", "are"):  # "what the problem is" -> "what is the problem"
+        return " ".join([words[0], words[-1], *words[1:-1]])
+    return clause
