@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import Task, shared_task
+from django.conf import settings
 
 from .learning_services import learning_job_execute
 from .simulation_services import run_chunk, run_dispatch
 from .validation_services import analysis_run
 
 
-@shared_task(acks_late=True)
-def trajectory_analysis_run(analysis_id: int) -> str:
+def _look_again_later(task: Task, status: str) -> str:
+    """A job still "running" after its service returned is held by another worker, as far as its
+    heartbeat tells. This message may be a redelivery because that worker died a moment ago (the
+    heartbeat is not stale yet): dropping it would leave the job running forever, so it comes back
+    once a dead worker's heartbeat would be stale, and then takes the job over or finds it done."""
+    if status == "running":
+        raise task.retry(countdown=settings.CONCERTO_JOB_STALE_SECONDS + 1, max_retries=None)
+    return status
+
+
+@shared_task(bind=True, acks_late=True)
+def trajectory_analysis_run(self: Task, analysis_id: int) -> str:
     """Analyse a stored batch of trajectories. Idempotent: a finished batch is left as it is."""
-    return analysis_run(analysis_id=analysis_id).status
+    return _look_again_later(self, analysis_run(analysis_id=analysis_id).status)
 
 
 # --- simulations (issue 12) ------------------------------------------------------------------------
@@ -35,7 +46,7 @@ def simulation_chunk(run_id: int, start: int, stop: int) -> int:
 # --- learning (issue 13) ---------------------------------------------------------------------------
 
 
-@shared_task(acks_late=True)
-def learning_job_run(job_id: int) -> str:
+@shared_task(bind=True, acks_late=True)
+def learning_job_run(self: Task, job_id: int) -> str:
     """Learn refinements for a job and queue them for review. Idempotent: a finished job is left as it is."""
-    return learning_job_execute(job_id=job_id).status
+    return _look_again_later(self, learning_job_execute(job_id=job_id).status)

@@ -68,6 +68,27 @@ def test_a_job_silent_for_longer_than_the_limit_is_stalled(queued, settings):
     assert analysis.stalled and analysis.silent_seconds >= 120
 
 
+def test_a_message_for_a_job_whose_worker_still_beats_comes_back_once_it_would_be_stale(queued, settings,
+                                                                                     monkeypatch):
+    """A redelivery may arrive a moment after the worker died, before its heartbeat is stale: the
+    message must not be dropped (the job would stay "running" for ever), but come back later."""
+    from orchestrator.tasks import trajectory_analysis_run
+
+    settings.CONCERTO_JOB_STALE_SECONDS = 60
+    _running(queued, silent_for=1)
+    later: list[dict] = []
+
+    def retry(**options):
+        later.append(options)
+        return RuntimeError("retried")
+
+    monkeypatch.setattr(trajectory_analysis_run, "retry", retry)
+    with pytest.raises(RuntimeError, match="retried"):
+        trajectory_analysis_run.run(queued.pk)
+    assert later == [{"countdown": 61, "max_retries": None}]
+    assert TrajectoryAnalysis.objects.get(pk=queued.pk).done == 1  # the live worker's job is left alone
+
+
 def test_a_redelivered_message_takes_over_a_stalled_job(queued, settings):
     settings.CONCERTO_JOB_STALE_SECONDS = 60
     _running(queued, silent_for=120)
