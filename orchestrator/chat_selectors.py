@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from django.db.models import QuerySet
 
+from catalog_app.caching import Lru
 from catalog_app.models import Catalog, CatalogVersion, VersionStatus, Workspace
 from catalog_app.planning import version_planner
 from catalog_app.selectors import version_spec
@@ -68,8 +69,7 @@ _VERSION_UNREAD = tuple(f"catalog_version__{name}" for name in _UNREAD_OF_VERSIO
 
 
 # Promoted versions never change (`version_key`): the chat API keeps the ones it ran, per process.
-_promoted: dict[int, CatalogVersion] = {}
-PROMOTED_KEPT = 256
+_promoted: Lru[CatalogVersion] = Lru(256)
 
 
 def _version_for_chat(pk: int) -> CatalogVersion:
@@ -77,9 +77,7 @@ def _version_for_chat(pk: int) -> CatalogVersion:
     if version is None:
         version = CatalogVersion.objects.select_related("catalog").defer(*_UNREAD_OF_VERSION).get(pk=pk)
         if version.status == VersionStatus.PROMOTED:
-            if len(_promoted) >= PROMOTED_KEPT:
-                _promoted.clear()
-            _promoted[pk] = version
+            _promoted.put(pk, version)
     return version
 
 

@@ -133,7 +133,7 @@ class IntentMatcher:
     def decide(self, text: str) -> IntentDecision:
         if not WORDS.search(VALUES.sub(" ", text)):  # "ada@example.com", "123-45-6789": a value, no request
             return IntentDecision("none")
-        ranked = tuple(self.classifier.rank(request_text(text)))
+        ranked = tuple(self.rank(text))
         c = self.calibration
         if not ranked or _fit(ranked[0]) < c.floor:
             return IntentDecision("none", score=_fit(ranked[0]) if ranked else 0.0, ranked=ranked)
