@@ -11,7 +11,10 @@ from django.views.decorators.http import require_GET
 
 from catalog_app.access import page_version_context
 from orchestrator.engine.catalog.spec import CatalogSpec
+from orchestrator.engine.runtime.act_phrases import act_phrases
 from orchestrator.engine.runtime.intents import IntentMatcher
+from orchestrator.engine.runtime.semantic import intent_context
+from orchestrator.engine.runtime.text import normalise
 
 MAX_PHRASE = 500
 
@@ -24,10 +27,30 @@ def intent_trial(*, spec: CatalogSpec, phrase: str) -> dict[str, Any]:
     matcher = IntentMatcher(spec)  # fitted once per catalog content, shared with the chat
     decision = matcher.decide(phrase)
     described = {i.name: i.description for i in spec.intents}
+    closest = matcher.closest(phrase)
+    sources = _phrase_sources(spec)
     rows = [{"intent": g.intent, "description": described.get(g.intent, ""), "score": round(g.score, 2),
-             "percent": round(g.score * 100)} for g in decision.ranked]
+             "percent": round(g.score * 100),
+             "closest": sources.get((g.intent, closest[g.intent][0]), (closest[g.intent][0], ""))
+             if g.intent in closest else None}
+            for g in decision.ranked]
     return {"phrase": phrase, "decision": decision, "rows": rows, "floor": matcher.calibration.floor,
             "sure": matcher.calibration.sure}
+
+
+def _phrase_sources(spec: CatalogSpec) -> dict[tuple[str, str], tuple[str, str]]:
+    """(intent, phrase as embedded) -> (phrase as written, where it comes from), so that analysts see
+    whether a score rests on their example, on the catalog's descriptions or on a generated phrasing."""
+    sources: dict[tuple[str, str], tuple[str, str]] = {}
+    context = intent_context(spec)
+    for intent in spec.intents:
+        generated = set(act_phrases(intent.name, intent.description))
+        for text in context.get(intent.name, ()):
+            kind = "an everyday way of asking, generated" if text in generated else "the catalog's descriptions"
+            sources[(intent.name, normalise(text))] = (text, kind)
+        for text in intent.examples:  # an example wins over a description worded the same
+            sources[(intent.name, normalise(text))] = (text, "an example")
+    return sources
 
 
 @require_GET

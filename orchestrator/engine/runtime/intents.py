@@ -130,6 +130,11 @@ class IntentMatcher:
     def rank(self, text: str) -> list[IntentGuess]:
         return self.classifier.rank(request_text(text))
 
+    def closest(self, text: str) -> dict[str, tuple[str, float]]:
+        """Each intent's phrase closest to `text`, when the classifier can tell (the semantic one can)."""
+        closest = getattr(self.classifier, "closest", None)
+        return closest(request_text(text)) if closest is not None else {}
+
     def decide(self, text: str) -> IntentDecision:
         if not WORDS.search(VALUES.sub(" ", text)):  # "ada@example.com", "123-45-6789": a value, no request
             return IntentDecision("none")

@@ -150,7 +150,29 @@ def extract_value(element: Element, utterance: str, whole_answer: bool = False) 
         return _regex(fmt.removeprefix("regex:"), utterance)
     if fmt.startswith("enum:"):
         return _enum(enum_options(fmt), utterance, close=whole_answer)
-    return utterance.strip() if whole_answer and utterance.strip() else None
+    return _free_text(element, utterance) if whole_answer and utterance.strip() else None
+
+
+# Which way a place-like element points, by the words of its description or question: the answer
+# "from London" to "where do you want to go?" names the wrong end of the trip, and "to Lisbon" means
+# "Lisbon".
+TOWARDS = frozenset("destination go going heading arrive arriving arrival".split())
+AWAY = frozenset("origin from leaving leave depart departing departure".split())
+LEADING_DIRECTION = re.compile(r"^(to|towards|into|from|out of)\s+(?=\S)", re.I)
+
+
+def _free_text(element: Element, utterance: str) -> str | None:
+    answer = utterance.strip()
+    match = LEADING_DIRECTION.match(answer)
+    if match is None:
+        return answer
+    words = set(TOKEN.findall(" ".join((element.name.replace("_", " "), element.description, element.question or ""))
+                              .lower()))
+    pointing = "away" if words & AWAY else "towards" if words & TOWARDS else None
+    said = "away" if match.group(1).lower() in ("from", "out of") else "towards"
+    if pointing is None:
+        return answer
+    return answer[match.end():] if said == pointing else None
 
 
 SCALED = re.compile(r"\d\s?(k|m|thousand|million)\b", re.I)

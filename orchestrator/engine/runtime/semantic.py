@@ -95,6 +95,7 @@ class SemanticClassifier:
         self.owners = np.zeros(0, dtype=np.int32)
         self.weights = np.zeros(0, dtype=np.float32)
         self.matrix = np.zeros((0, 1), dtype=np.float32)
+        self.phrases: list[str] = []
         self.repair = SpellingRepair(set())
 
     def fit(self, examples: Mapping[str, Sequence[str]], context: Mapping[str, Sequence[str]] | None = None) -> None:
@@ -109,18 +110,33 @@ class SemanticClassifier:
         self.owners = np.array([p[0] for p in phrases], dtype=np.int32)
         self.members = [np.flatnonzero(self.owners == index) for index in range(len(self.intents))]
         self.weights = np.array([p[1] for p in phrases], dtype=np.float32)
+        self.phrases = [p[2] for p in phrases]
         self.matrix = self.embed([p[2] for p in phrases]) if phrases else np.zeros((0, 1), dtype=np.float32)
 
     def rank(self, utterance: str) -> list[IntentGuess]:
         if not self.intents or not self.matrix.shape[0]:
             return []
-        text = self.repair(normalise(utterance))
-        similarity = (self.matrix @ self.embed([text])[0]) * self.weights
+        similarity = self._similarity(utterance)
         guesses = [IntentGuess(intent, _unit(self._pool(similarity[members])),
                                _unit(float(similarity[members].max())) if members.size else 0.0)
                    for intent, members in zip(self.intents, self.members, strict=True)]
         return sorted(guesses, key=lambda g: -g.score)
 
+    def closest(self, utterance: str) -> dict[str, tuple[str, float]]:
+        """Each intent's phrase closest to `utterance` (normalised, as it was embedded), with its
+        weighted similarity: what the studio shows analysts as the reason for a score."""
+        if not self.intents or not self.matrix.shape[0]:
+            return {}
+        similarity = self._similarity(utterance)
+        found = {}
+        for intent, members in zip(self.intents, self.members, strict=True):
+            if members.size:
+                best = int(members[np.argmax(similarity[members])])
+                found[intent] = (self.phrases[best], float(similarity[best]))
+        return found
+
+    def _similarity(self, utterance: str) -> np.ndarray:
+        return (self.matrix @ self.embed([self.repair(normalise(utterance))])[0]) * self.weights
 
     def _pool(self, similarities: np.ndarray) -> float:
         if not similarities.size:

@@ -49,3 +49,12 @@ def test_the_intent_tester_says_when_nothing_fits(logged_in, banking):
 def test_the_editor_offers_the_intent_tester(logged_in, banking):
     html = logged_in.get("/catalogs/banking/edit/").content.decode()
     assert 'hx-get="/catalogs/banking/try-intent/"' in html and 'id="intent-try-phrase"' in html
+
+
+def test_the_intent_tester_shows_the_phrase_each_score_rests_on_and_where_it_comes_from(logged_in, banking):
+    page = text(logged_in.get("/catalogs/banking/try-intent/",
+                              {"version": "1", "phrase": "I need a loan please"}, **HTMX))
+    assert "closest: “I need a loan” (an example)" in page
+    page = text(logged_in.get("/catalogs/banking/try-intent/",
+                              {"version": "1", "phrase": "is my credit card application on its way"}, **HTMX))
+    assert "closest: “is my credit card application on its way” (an everyday way of asking, generated)" in page

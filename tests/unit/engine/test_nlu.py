@@ -160,3 +160,29 @@ def test_valid_value(banking):
 def test_digit_groups_separated_another_way_are_read_in_the_patterns_form(typed, value):
     ssn = Element(name="ssn", format="regex:^[0-9]{3}-[0-9]{2}-[0-9]{4}$")
     assert extract_value(ssn, typed) == value
+
+
+def test_a_place_answer_that_names_the_wrong_end_of_the_trip_is_not_taken(travel):
+    destination = travel.element("destination")  # "where you want to go"
+    assert extract_value(destination, "from London", whole_answer=True) is None
+    assert extract_value(destination, "to Lisbon", whole_answer=True) == "Lisbon"
+    assert extract_value(destination, "Lisbon", whole_answer=True) == "Lisbon"
+    assert extract_value(destination, "towards the coast", whole_answer=True) == "the coast"
+    note = Element(name="issue_description", description="what went wrong")  # no direction: kept whole
+    assert extract_value(note, "to be honest it just died", whole_answer=True) == "to be honest it just died"
+
+
+def test_the_wrong_end_of_the_trip_is_asked_again_in_a_conversation(travel):
+    from orchestrator.engine.planning.planner import Planner
+    from orchestrator.engine.runtime.session import SessionState
+    from orchestrator.engine.runtime.skills import SimulatedSkills
+    from orchestrator.engine.runtime.turns import PlannerOrchestrator
+
+    bot = PlannerOrchestrator(travel, Planner.for_spec(travel), SimulatedSkills(travel, seed=1))
+    state = SessionState()
+    bot.turn(state, "I want to book a flight")
+    reply = bot.turn(state, "from London").replies[-1]
+    assert reply.text == "That does not look like where you want to go. Where do you want to go?"
+    assert "destination" not in state.memory
+    bot.turn(state, "to Lisbon")
+    assert state.memory["destination"].value == "Lisbon"
