@@ -157,22 +157,44 @@ def extract_value(element: Element, utterance: str, whole_answer: bool = False) 
 # "from London" to "where do you want to go?" names the wrong end of the trip, and "to Lisbon" means
 # "Lisbon".
 TOWARDS = frozenset("destination go going heading arrive arriving arrival".split())
-AWAY = frozenset("origin from leaving leave depart departing departure".split())
+AWAY = frozenset("origin leaving leave depart departing departure".split())
 LEADING_DIRECTION = re.compile(r"^(to|towards|into|from|out of)\s+(?=\S)", re.I)
+
+
+def _direction(element: Element) -> str | None:
+    """"towards" for a destination, "away" for an origin, None for an element that is no place."""
+    said = [element.name.replace("_", " "), element.description, element.question or ""]
+    words = set(TOKEN.findall(" ".join(said).lower()))
+    # "where you are flying from" points away; "the code from your app" is no place at all
+    away = words & AWAY or any(t.lower().rstrip(" ?.").endswith(" from") for t in said)
+    return "away" if away else "towards" if words & TOWARDS else None
 
 
 def _free_text(element: Element, utterance: str) -> str | None:
     answer = utterance.strip()
     match = LEADING_DIRECTION.match(answer)
-    if match is None:
+    pointing = _direction(element) if match else None
+    if match is None or pointing is None:
         return answer
-    words = set(TOKEN.findall(" ".join((element.name.replace("_", " "), element.description, element.question or ""))
-                              .lower()))
-    pointing = "away" if words & AWAY else "towards" if words & TOWARDS else None
     said = "away" if match.group(1).lower() in ("from", "out of") else "towards"
-    if pointing is None:
-        return answer
     return answer[match.end():] if said == pointing else None
+
+
+# A place named in a request: capitalised words after "to" or "from" ("fly to Rio de Janeiro on
+# Friday"), not a day or a month ("move it to Friday").
+PLACE = re.compile(r"\b(to|from)\s+((?:[A-Z][\w'-]*)(?:\s+(?:(?:de|do|da|del|la|le|upon|am|sur)\s+)?[A-Z][\w'-]*)*)")
+NOT_PLACES = frozenset("i monday tuesday wednesday thursday friday saturday sunday january february march april may "
+                       "june july august september october november december today tomorrow".split())
+
+
+def _place(element: Element, clause: str) -> str | None:
+    """The place a request names for a destination or origin element ("get to Lisbon next Friday")."""
+    pointing = _direction(element)
+    for match in PLACE.finditer(clause) if pointing else ():
+        said = "away" if match.group(1) == "from" else "towards"
+        if said == pointing and match.group(2).split()[0].lower() not in NOT_PLACES:
+            return match.group(2)
+    return None
 
 
 SCALED = re.compile(r"\d\s?(k|m|thousand|million)\b", re.I)
@@ -349,6 +371,7 @@ def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), 
     skipped = set(skip) | ({asked} if asked else set())
     candidates = [e for e in spec.elements
                   if e.name not in skipped and e.askable and e.format not in (None, "text", "number")]
+    places = [e for e in spec.elements if e.name not in skipped and e.askable and e.format in (None, "text")]
     values: dict[str, str] = {}
     unnamed: list[tuple[str, list[str]]] = []
     for clause in CLAUSE.split(utterance):
@@ -364,6 +387,10 @@ def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), 
                 values[named[0]] = value
             elif not named:
                 unnamed.append((value, names))
+    for element in places:
+        found_place = next((p for c in CLAUSE.split(utterance) if (p := _place(element, c))), None)
+        if found_place is not None and found_place != asked_value:
+            values[element.name] = found_place
     for value, names in unnamed:  # after the named ones: "income is X, and I want Y" gives Y to the other
         if value in values.values():
             continue

@@ -186,3 +186,26 @@ def test_the_wrong_end_of_the_trip_is_asked_again_in_a_conversation(travel):
     assert "destination" not in state.memory
     bot.turn(state, "to Lisbon")
     assert state.memory["destination"].value == "Lisbon"
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [
+        ("I need to get to Lisbon next Friday", "Lisbon"),
+        ("book me a flight from Oslo to Rio de Janeiro", "Rio de Janeiro"),
+        ("I want to fly to lisbon", None),  # not capitalised: asked rather than guessed
+        ("move my trip to Friday", None),  # a day, not a place
+    ],
+)
+def test_a_destination_named_in_the_request_is_taken(travel, text, place):
+    assert extract_values(travel, text).get("destination") == place
+
+
+def test_an_origin_is_told_from_a_destination():
+    origin = Element(name="origin", description="where you are flying from")
+    destination = Element(name="destination", description="where you want to go")
+    spec_text = "from Oslo to Rome"
+    assert nlu._place(origin, spec_text) == "Oslo" and nlu._place(destination, spec_text) == "Rome"
+    assert extract_value(origin, "to Rome", whole_answer=True) is None
+    code = Element(name="mfa_code", description="the code from your authenticator app")
+    assert nlu._direction(code) is None
