@@ -4,7 +4,9 @@
 was written before the classifier and is never used to tune it; the dev set (`nlu_dev.yaml`) may be.
 The second held-out set (`nlu_heldout2.yaml`) is on a catalog (pharmacy) written after the tuning; the
 third (`nlu_heldout3.yaml`), on two catalogs (insurance, utility) and phrasings written by someone who
-never saw the classifier or its results, after the catalog's act phrases were designed.
+never saw the classifier or its results (measured three times while trying a change, since reverted,
+so no longer untouched); the fourth (`nlu_heldout4.yaml`, telecom and HR), written the same way and
+measured once, is the clean one.
 "Top-1" counts the best-ranked intent; "started right" a turn that starts the right intent outright;
 "wrong starts" a turn that starts an intent that is not the one asked for (an out-of-scope request
 that starts anything counts), out of all phrasings; "asked, right one offered" a "did you mean A (or
@@ -34,13 +36,14 @@ from .common import BANKING, p95
 DATA = Path(__file__).resolve().parent / "data"
 CATALOGS = {"banking": BANKING, "helpdesk": DATA / "helpdesk.yaml", "travel": DATA / "travel.yaml",
             "pharmacy": DATA / "pharmacy.yaml", "insurance": DATA / "insurance.yaml",
-            "utility": DATA / "utility.yaml"}
+            "utility": DATA / "utility.yaml", "telecom": DATA / "telecom.yaml", "hr": DATA / "hr.yaml"}
 # Which sets each catalog is measured on: the pharmacy has no dev set (nothing was tuned on it).
 SETS = {"banking": (("held-out", "nlu_heldout.yaml"), ("dev", "nlu_dev.yaml")),
         "helpdesk": (("held-out", "nlu_heldout.yaml"), ("dev", "nlu_dev.yaml")),
         "travel": (("held-out", "nlu_heldout.yaml"), ("dev", "nlu_dev.yaml")),
         "pharmacy": (("held-out 2", "nlu_heldout2.yaml"),),
-        "insurance": (("held-out 3", "nlu_heldout3.yaml"),), "utility": (("held-out 3", "nlu_heldout3.yaml"),)}
+        "insurance": (("held-out 3", "nlu_heldout3.yaml"),), "utility": (("held-out 3", "nlu_heldout3.yaml"),),
+        "telecom": (("held-out 4", "nlu_heldout4.yaml"),), "hr": (("held-out 4", "nlu_heldout4.yaml"),)}
 
 
 def catalog(name: str) -> CatalogSpec:
@@ -79,7 +82,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--classifier", choices=("semantic", "tfidf", "both"), default="both")
     options = parser.parse_args(argv)
     sets = {file: yaml.safe_load((DATA / file).read_text()) for file in ("nlu_heldout.yaml", "nlu_dev.yaml",
-                                                                         "nlu_heldout2.yaml", "nlu_heldout3.yaml")}
+                                                                         "nlu_heldout2.yaml", "nlu_heldout3.yaml",
+                                                                         "nlu_heldout4.yaml")}
     kinds = ("semantic", "tfidf") if options.classifier == "both" else (options.classifier,)
     if "semantic" in kinds:
         started, before = time.perf_counter(), _rss_mb()

@@ -11,7 +11,6 @@ from django.views.decorators.http import require_GET
 
 from catalog_app.access import page_version_context
 from orchestrator.engine.catalog.spec import CatalogSpec
-from orchestrator.engine.runtime.act_phrases import act_phrases
 from orchestrator.engine.runtime.intents import IntentMatcher
 from orchestrator.engine.runtime.semantic import intent_context
 from orchestrator.engine.runtime.text import normalise
@@ -40,14 +39,12 @@ def intent_trial(*, spec: CatalogSpec, phrase: str) -> dict[str, Any]:
 
 def _phrase_sources(spec: CatalogSpec) -> dict[tuple[str, str], tuple[str, str]]:
     """(intent, phrase as embedded) -> (phrase as written, where it comes from), so that analysts see
-    whether a score rests on their example, on the catalog's descriptions or on a generated phrasing."""
+    whether a score rests on one of their examples or only on the catalog's descriptions."""
     sources: dict[tuple[str, str], tuple[str, str]] = {}
     context = intent_context(spec)
     for intent in spec.intents:
-        generated = set(act_phrases(intent.name, intent.description))
         for text in context.get(intent.name, ()):
-            kind = "an everyday way of asking, generated" if text in generated else "the catalog's descriptions"
-            sources[(intent.name, normalise(text))] = (text, kind)
+            sources[(intent.name, normalise(text))] = (text, "the catalog's descriptions")
         for text in intent.examples:  # an example wins over a description worded the same
             sources[(intent.name, normalise(text))] = (text, "an example")
     return sources
