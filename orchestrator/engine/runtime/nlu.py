@@ -304,9 +304,12 @@ def _regex_as_typed(pattern: str, utterance: str) -> str | None:
     whole = whole_pattern.fullmatch(utterance.strip())
     if whole:
         return whole.group(0)
-    match = inside.search(utterance)
-    if match is None:
+    # A loose pattern (letters, digits and spaces) fits plain words too: "postcode SW1A 1AA" gives the
+    # code, not the word "postcode".
+    matches = sorted(_matches(inside, utterance), key=lambda m: not _looks_like_code(m.group(1)))
+    if not matches:
         return None
+    match = matches[0]
     start, end = match.span(1)
     # A number the pattern cuts short ("+44 20 7946| 0958" under a 12-character limit) is no value:
     # storing the piece would be worse than asking again.
@@ -315,6 +318,16 @@ def _regex_as_typed(pattern: str, utterance: str) -> str | None:
     if start >= 2 and CONTINUED.fullmatch(utterance, start - 2, start) and match.group(1)[:1].isdigit():
         return None
     return match.group(1)
+
+
+def _matches(inside: Any, utterance: str) -> list[Any]:
+    """Every place the pattern fits, each starting after the previous one starts (the guard groups
+    around a value consume a character either side, so a plain scan would skip neighbours)."""
+    found, at = [], 0
+    while (match := inside.search(utterance, at)) is not None:
+        found.append(match)
+        at = match.start(1) + 1
+    return found
 
 
 CONTINUES = re.compile(r"[\s.\-/]\d")
@@ -386,7 +399,12 @@ def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), 
             if len(named) == 1 and named[0] not in values:
                 values[named[0]] = value
             elif not named:
-                unnamed.append((value, names))
+                # Unnamed, a value must look like one: a loose pattern (a postcode's letters, digits and
+                # spaces) fits everyday words too ("I need"), which nobody gives as a value unasked.
+                names = [n for n in names if not (spec.element(n).format or "").startswith("regex:")
+                         or _looks_like_code(value)]
+                if names:
+                    unnamed.append((value, names))
     for element in places:
         found_place = next((p for c in CLAUSE.split(utterance) if (p := _place(element, c))), None)
         if found_place is not None and found_place != asked_value:
@@ -398,6 +416,11 @@ def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), 
         if len(free) == 1:
             values[free[0]] = value
     return values
+
+
+def _looks_like_code(value: str) -> bool:
+    """A digit, or capitals only ("LIS"): not a word or two of ordinary text."""
+    return any(c.isdigit() for c in value) or (value.isupper() and len(value.strip()) > 1)
 
 
 def answer_value(spec: CatalogSpec, element: Element, utterance: str) -> str | None:

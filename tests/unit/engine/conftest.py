@@ -33,3 +33,8 @@ def helpdesk() -> CatalogSpec:
 @pytest.fixture(scope="session")
 def travel() -> CatalogSpec:
     return data_catalog("travel")
+
+
+@pytest.fixture(scope="session")
+def insurance() -> CatalogSpec:
+    return data_catalog("insurance")

@@ -209,3 +209,17 @@ def test_an_origin_is_told_from_a_destination():
     assert extract_value(origin, "to Rome", whole_answer=True) is None
     code = Element(name="mfa_code", description="the code from your authenticator app")
     assert nlu._direction(code) is None
+
+
+POSTCODE = Element(name="postcode", format="regex:^[A-Za-z0-9 ]{5,8}$", description="the postcode to be insured")
+
+
+def test_a_loose_pattern_gives_the_code_not_a_word_that_fits_it():
+    assert extract_value(POSTCODE, "postcode SW1A 1AA") == "SW1A 1AA"
+    assert extract_value(POSTCODE, "sw1a 1aa", whole_answer=True) == "sw1a 1aa"  # an answer is taken as typed
+
+
+def test_everyday_words_that_fit_a_loose_pattern_are_not_volunteered(insurance):
+    values = extract_values(insurance, "I need to file a claim, my car was hit yesterday")
+    assert "postcode" not in values  # "I need" fits ^[A-Za-z0-9 ]{5,8}$
+    assert extract_values(insurance, "a quote for my home, postcode SW1A 1AA")["postcode"] == "SW1A 1AA"
