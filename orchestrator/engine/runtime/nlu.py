@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import lru_cache
@@ -373,11 +373,14 @@ def element_words(element: Element) -> set[str]:
 
 
 def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), asked: str | None = None,
-                   asked_value: str | None = None) -> dict[str, str]:
+                   asked_value: str | None = None,
+                   needed: Callable[[], Collection[str]] | None = None) -> dict[str, str]:
     """Values the user volunteered, each bound to the element its clause names.
 
     A value fitting several elements ("$20,000": income or loan amount) goes to the one its clause
-    names ("my income is ..."), else to the one element still missing that it fits. The element
+    names ("my income is ..."), else to the one element still missing that it fits, or failing that to
+    the one of them the request needs (`needed`, asked only then: "moving on the 3rd of January" gives
+    the move date, not the date on a bill). The element
     `asked` about keeps `asked_value` and nothing else takes that value: answering "What is your
     income?" with "92,000 dollars" fills the income, never the loan amount too.
     """
@@ -413,14 +416,18 @@ def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), 
         if value in values.values():
             continue
         free = [n for n in names if n not in values]
+        if len(free) > 1 and needed is not None:
+            wanted = set(needed())
+            free = [n for n in free if n in wanted]
         if len(free) == 1:
             values[free[0]] = value
     return values
 
 
 def _looks_like_code(value: str) -> bool:
-    """A digit, or capitals only ("LIS"): not a word or two of ordinary text."""
-    return any(c.isdigit() for c in value) or (value.isupper() and len(value.strip()) > 1)
+    """Every part with a digit or in capitals only ("SW1A 1AA", "LIS"): not "I need" or "the 3rd"."""
+    parts = value.split()
+    return bool(parts) and all(any(c.isdigit() for c in p) or (p.isupper() and len(p) > 1) for p in parts)
 
 
 def answer_value(spec: CatalogSpec, element: Element, utterance: str) -> str | None:

@@ -79,7 +79,7 @@ class S3Orchestrator(PlannerOrchestrator):
             if self._understand(state, text, log) is None:
                 return log
         else:
-            self._volunteered(state, text)
+            self._volunteered(state, text, None)
             scored = self.score(text)
             state.plan = self.sequence(self.select(scored))
             if not state.plan:

@@ -135,12 +135,12 @@ class PlannerOrchestrator:
             if act == "no":
                 log.say(Reply("text", "All right."))
                 return "the user declined an offer"
-        self._volunteered(state, text)
         decision = self._decide(text)
+        current = state.current.intent if state.current else None
+        self._volunteered(state, text, decision.intent if decision.kind == "intent" else current)
         if decision.kind == "intent" and decision.intent is not None:
             self._push(state, decision.intent, log)
             return "a new request"
-        current = state.current.intent if state.current else None
         if decision.kind == "ambiguous" and current not in decision.alternatives:
             self._offer_choice(state, decision, log)
             return None
@@ -214,9 +214,17 @@ class PlannerOrchestrator:
         decision = self._decide(text)
         return decision.intent if decision.kind == "intent" else None
 
-    def _volunteered(self, state: SessionState, text: str) -> None:
-        for name, value in extract_values(self.spec, text, skip=state.memory).items():
+    def _volunteered(self, state: SessionState, text: str, intent: str | None) -> None:
+        needed = (lambda: self._inputs_for(intent)) if intent is not None else None
+        for name, value in extract_values(self.spec, text, skip=state.memory, needed=needed).items():
             state.remember(name, value, "user", goal=self._goal_key(state))
+
+    def _inputs_for(self, intent: str) -> set[str]:
+        """The inputs of the skills a plan for `intent` uses, from nothing known."""
+        result = self.planner.plan(self.spec.intent(intent).goal)
+        used = {step.skill for step in result.steps if step.kind == "skill"} if result.solved else set()
+        return {name for skill in self.spec.skills if skill.name in used for mode in skill.modes
+                for name in mode.inputs}
 
     @staticmethod
     def _goal_key(state: SessionState) -> str | None:

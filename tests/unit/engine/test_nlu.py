@@ -223,3 +223,20 @@ def test_everyday_words_that_fit_a_loose_pattern_are_not_volunteered(insurance):
     values = extract_values(insurance, "I need to file a claim, my car was hit yesterday")
     assert "postcode" not in values  # "I need" fits ^[A-Za-z0-9 ]{5,8}$
     assert extract_values(insurance, "a quote for my home, postcode SW1A 1AA")["postcode"] == "SW1A 1AA"
+
+
+def test_an_ordinal_date_is_no_postcode_and_goes_to_the_date_the_request_needs():
+    from orchestrator.engine.planning.planner import Planner
+    from orchestrator.engine.runtime.session import SessionState
+    from orchestrator.engine.runtime.skills import SimulatedSkills
+    from orchestrator.engine.runtime.turns import PlannerOrchestrator
+
+    from .conftest import data_catalog
+
+    utility = data_catalog("utility")
+    assert "postcode" not in extract_values(utility, "I'm moving house on the 3rd of January")
+    bot = PlannerOrchestrator(utility, Planner.for_spec(utility), SimulatedSkills(utility, seed=1))
+    state = SessionState()
+    bot.turn(state, "I'm moving house on the 3rd of January")  # a move date and a bill date both fit
+    assert state.memory["move_date"].value.endswith("-01-03") and "bill_date" not in state.memory
+    assert "postcode" not in state.memory
