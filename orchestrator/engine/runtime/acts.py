@@ -24,6 +24,12 @@ CLARIFY = re.compile(r"(?:sorry |i am sorry )?(?:what do you mean|what does that
                      r"|i do not understand|i do not get it|pardon|come again|huh|what|sorry|excuse me)"
                      r"(?: by that| by it)?" + _TAIL)
 
+# "What is my handset?", "remind me of the booking reference": a question about a value the session
+# holds. Only an act when what follows names an element the session knows (the caller checks), since
+# "what is the status of my claim" is a request.
+RECALL = re.compile(r"(?:what is|what was|what are|which is|which was|remind me of|remind me|tell me again)"
+                    r" (?:my|the|our) (?P<rest>.+)|which (?P<which>.+) did i (?:give|choose|pick|say|ask for)")
+
 INTERJECTION = re.compile(r"^(?:well|um|umm|uh|oh|hmm|ah|erm|hm) ")
 DONT_KNOW = re.compile(r"\b(?:do not|did not) (?:know|have|remember|recall)\b|\bno idea\b"
                        r"|\bcannot (?:tell|give|find|remember)\b|\bnot sure\b")
@@ -47,6 +53,12 @@ def control_act(utterance: str) -> str | None:
     if CLARIFY.fullmatch(text):
         return "clarify"
     return yes_no(utterance)
+
+
+def recalled_words(utterance: str) -> str | None:
+    """The words naming what a "what is my ...?" question asks about, or None for anything else."""
+    match = RECALL.fullmatch(INTERJECTION.sub("", normalise(utterance)))
+    return (match.group("rest") or match.group("which")) if match else None
 
 
 def cannot_answer(utterance: str, whole: bool) -> bool:

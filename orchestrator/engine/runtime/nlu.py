@@ -98,7 +98,12 @@ def mentioned_element(utterance: str, spec: CatalogSpec) -> str | None:
         for phrase in _phrases(element):
             if f" {phrase} " in text and (best is None or len(phrase) > best[0]):
                 best = (len(phrase), element.name)
-    return best[1] if best else None
+    if best is None:  # "which plan did I choose": a description's last word, when no other element ends so
+        heads = [(e.name, _phrases(e)[-1].split()[-1]) for e in spec.elements if _phrases(e)]
+        said = [name for name, head in heads if len(head) > 2 and f" {head} " in text
+                and sum(h == head for _, h in heads) == 1]
+        return said[0] if len(said) == 1 else None
+    return best[1]
 
 
 DETERMINER = re.compile(r"^(?:your|the|a|an|my|our|their)\s+")
@@ -120,7 +125,7 @@ EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 MONEY = re.compile(r"(?<![\w.])\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s?(k|m|thousand|million)?\b", re.I)
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
 ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-PHONE = re.compile(r"\+?\d[\d\s().-]{6,}\d")
+PHONE = re.compile(r"(?<![A-Za-z0-9])\+?\d[\d\s().-]{6,}\d(?![A-Za-z0-9])")  # not inside "AC12345678"
 DEFAULT_REGION = "US"  # for numbers written without a country code
 ENUM_CLOSENESS = 80  # rapidfuzz ratio: "platnum" and "platinium" are platinum, "good" is not "gold"
 MULTIPLIERS = {"k": 1_000, "thousand": 1_000, "m": 1_000_000, "million": 1_000_000}
@@ -402,12 +407,7 @@ def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), 
             if len(named) == 1 and named[0] not in values:
                 values[named[0]] = value
             elif not named:
-                # Unnamed, a value must look like one: a loose pattern (a postcode's letters, digits and
-                # spaces) fits everyday words too ("I need"), which nobody gives as a value unasked.
-                names = [n for n in names if not (spec.element(n).format or "").startswith("regex:")
-                         or _looks_like_code(value)]
-                if names:
-                    unnamed.append((value, names))
+                unnamed.append((value, names))
     for element in places:
         found_place = next((p for c in CLAUSE.split(utterance) if (p := _place(element, c))), None)
         if found_place is not None and found_place != asked_value:
@@ -419,9 +419,19 @@ def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), 
         if len(free) > 1 and needed is not None:
             wanted = set(needed())
             free = [n for n in free if n in wanted]
-        if len(free) == 1:
+        if len(free) == 1 and _may_guess(spec.element(free[0]), value):
             values[free[0]] = value
     return values
+
+
+def _may_guess(element: Element, value: str) -> bool:
+    """May an unnamed value go to `element` because it fits nothing else? Not a loose pattern's fit
+    that does not look like a code (a postcode's pattern fits "I need"), nor a sensitive value that
+    is not a code ("dropping since Monday" is no date of birth)."""
+    pattern = (element.format or "").startswith("regex:")
+    if element.sensitive and not pattern:  # a date, an amount: too plain to be taken as a birth date
+        return False
+    return not pattern or _looks_like_code(value)
 
 
 def _looks_like_code(value: str) -> bool:

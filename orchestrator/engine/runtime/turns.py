@@ -16,10 +16,10 @@ from ..catalog.spec import CatalogSpec, Goal
 from ..planning.compile import action_name, goal_operations, operation_name
 from ..planning.planner import Planner, Step, Unsolvable
 from ..planning.task import ASK
-from .acts import cannot_answer, control_act
+from .acts import cannot_answer, control_act, recalled_words
 from .explain import answer
 from .intents import IntentDecision, IntentMatcher
-from .nlu import IntentClassifier, answer_value, extract_value, extract_values
+from .nlu import IntentClassifier, answer_value, extract_value, extract_values, mentioned_element
 from .replies import Reply, Wording
 from .session import Execution, GoalFrame, Pending, SessionState
 from .skills import SkillInvoker, SkillResult
@@ -112,6 +112,10 @@ class PlannerOrchestrator:
             log.say(self._explain(state, act, text))
             self._repeat(state, log)
             return None
+        if (recall := self._recall(state, text)) is not None:
+            log.say(recall)
+            self._repeat(state, log)
+            return None
         if pending is not None and pending.kind == "ask":
             return self._answer(state, pending.element or "", text, act, log)
         if pending is not None and pending.kind == "consent":
@@ -187,6 +191,18 @@ class PlannerOrchestrator:
         if act in ("help", "clarify"):
             return Reply("text", self.words.help())
         return answer(self.spec, self.planner, state, act, text)
+
+    def _recall(self, state: SessionState, text: str) -> Reply | None:
+        """The answer to "what is my handset?" from memory; None when the question names nothing held
+        (then it may well be a request: "what is the status of my claim")."""
+        words = recalled_words(text)
+        name = mentioned_element(words, self.spec) if words else None
+        if name is None or name not in state.memory:
+            return None
+        said = self.words.element(name)
+        if self.spec.element(name).sensitive:
+            return Reply("explanation", f"I have {said}, but I do not repeat sensitive values.", element=name)
+        return Reply("explanation", f"{said[:1].upper()}{said[1:]} is {state.memory[name].value}.", element=name)
 
     def _repeat(self, state: SessionState, log: TurnLog) -> None:
         """After a side question, ask again what the assistant is waiting for."""

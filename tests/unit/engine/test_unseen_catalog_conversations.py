@@ -1,0 +1,57 @@
+"""Conversations on catalogs written apart from the language layer (bench/data: insurance, utility,
+telecom), tried as their users would; each test is a defect found that way."""
+
+from __future__ import annotations
+
+import pytest
+
+from orchestrator.engine.planning.planner import Planner
+from orchestrator.engine.runtime.session import SessionState
+from orchestrator.engine.runtime.skills import SimulatedSkills
+from orchestrator.engine.runtime.turns import PlannerOrchestrator
+
+from .conftest import data_catalog
+
+
+@pytest.fixture(scope="module")
+def telecom():
+    spec = data_catalog("telecom")
+    return spec, Planner.for_spec(spec)
+
+
+def talk(catalog, *messages: str) -> tuple[SessionState, list]:
+    spec, planner = catalog
+    bot = PlannerOrchestrator(spec, planner, SimulatedSkills(spec, seed=1))
+    state = SessionState()
+    replies = []
+    for message in messages:
+        replies = bot.turn(state, message).replies
+    return state, replies
+
+
+def test_a_weekday_in_a_fault_report_is_no_date_of_birth(telecom):
+    state, replies = talk(telecom, "my broadband has been dropping since Monday", "AC12345678")
+    assert "date_of_birth" not in state.memory
+    assert replies[-1].text == "What is the account holder's date of birth?"  # asked, not a consent to share it
+
+
+def test_an_account_number_answer_gives_no_phone_number(telecom):
+    state, _ = talk(telecom, "my broadband has been dropping since Monday", "AC12345678")
+    assert state.memory["account_number"].value == "AC12345678"
+    assert "mobile_number" not in state.memory  # its digits are no phone number
+
+
+def test_what_the_user_gave_can_be_asked_back_and_the_question_is_asked_again(telecom):
+    start = ("I want to upgrade to a new pixel on the unlimited plan", "AC12345678", "1 Feb 1990", "go ahead")
+    state, replies = talk(telecom, *start, "what is the handset?")
+    assert [r.text for r in replies] == ["The handset you would like is pixel.", "What is the mobile number?"]
+    _, replies = talk(telecom, *start, "which plan did I choose")
+    assert replies[0].text == "The monthly plan is unlimited."
+    _, replies = talk(telecom, *start, "what was my date of birth")
+    assert replies[0].text == "I have the account holder's date of birth, but I do not repeat sensitive values."
+    assert "1990" not in replies[0].text
+
+
+def test_a_question_about_something_not_held_is_still_a_request(telecom):
+    state, replies = talk(telecom, "what is my data usage")
+    assert state.current is not None and state.current.intent == "check_data_usage"
