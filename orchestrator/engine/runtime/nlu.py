@@ -258,6 +258,10 @@ def _date(utterance: str, today: date | None = None) -> str | None:
             return date(*map(int, match.groups())).isoformat()
         except ValueError:
             return None
+    match = NUMERIC_DATE.search(utterance)
+    if match:
+        g = match.groups()
+        return _numeric_date(g[0], g[2], g[3]) if g[0] else _numeric_date(g[4], g[6], g[7])
     match = EVERYDAY_DATE.search(utterance)
     if not match:
         return None
@@ -267,6 +271,39 @@ def _date(utterance: str, today: date | None = None) -> str | None:
     found = dateparser.parse(match.group(0), languages=["en"],
                              settings={"PREFER_DATES_FROM": "future", "RELATIVE_BASE": base})
     return found.date().isoformat() if found else None
+
+
+# "3/4/1988", "13.04.88", "03-04-1988" (with a dash only with the century: "12-04-88" may be a sort code)
+NUMERIC_DATE = re.compile(r"\b(\d{1,2})([/.])(\d{1,2})\2(\d{4}|\d{2})\b|\b(\d{1,2})(-)(\d{1,2})-(\d{4})\b")
+def ambiguous_date(utterance: str) -> tuple[str, str] | None:
+    """The two readings of a date in figures that could be either ("03/04/2026": 3 April or March 4)."""
+    match = NUMERIC_DATE.search(utterance)
+    if match is None:
+        return None
+    g = match.groups()
+    first, second, year = (g[0], g[2], g[3]) if g[0] else (g[4], g[6], g[7])
+    a, b = int(first), int(second)
+    if not (a <= 12 and b <= 12 and a != b):
+        return None
+    y = int(year) + (0 if len(year) == 4 else 2000 if int(year) <= date.today().year % 100 else 1900)
+    try:
+        day_first, month_first = date(y, b, a), date(y, a, b)
+    except ValueError:
+        return None
+    return f"{day_first:%-d %B %Y}", f"{month_first:%B %-d, %Y}"
+
+
+def _numeric_date(first: str, second: str, year: str) -> str | None:
+    a, b, y = int(first), int(second), int(year)
+    if y < 100:  # "88" is 1988, "25" is 2025
+        y += 2000 if y <= date.today().year % 100 else 1900
+    if a <= 12 and b <= 12 and a != b:
+        return None  # "03/04/2026": March or April, by who typed it; asked again (`ambiguous_date`)
+    day, month = (a, b) if a > 12 else (b, a)
+    try:
+        return date(y, month, day).isoformat()
+    except ValueError:
+        return None
 
 
 @lru_cache(maxsize=512)
@@ -393,7 +430,7 @@ def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), 
     candidates = [e for e in spec.elements
                   if e.name not in skipped and e.askable and e.format not in (None, "text", "number")]
     places = [e for e in spec.elements if e.name not in skipped and e.askable and e.format in (None, "text")]
-    values: dict[str, str] = {}
+    values: dict[str, str] = _date_range(spec, utterance, [e for e in candidates if e.format == "date"], needed)
     unnamed: list[tuple[str, list[str]]] = []
     for clause in CLAUSE.split(utterance):
         found: dict[str, list[str]] = {}
@@ -422,6 +459,33 @@ def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), 
         if len(free) == 1 and _may_guess(spec.element(free[0]), value):
             values[free[0]] = value
     return values
+
+
+# "from 22 December to 2 January": the first date to an element that starts something, the second to
+# one that ends it ("the first day of leave", "the last day of leave").
+DATE_RANGE = re.compile(r"\b(?:from|between)\s+(?P<start>.+?)\s+(?:to|until|till|through|and)\s+(?P<end>.+)", re.I)
+STARTS = frozenset("first start starting begin beginning from".split())
+ENDS = frozenset("last end ending until finish return".split())
+
+
+def _date_range(spec: CatalogSpec, utterance: str, dates: list[Element],
+                needed: Callable[[], Collection[str]] | None) -> dict[str, str]:
+    match = DATE_RANGE.search(utterance)
+    if match is None or len(dates) < 2:
+        return {}
+    start, end = _date(match.group("start")), _date(match.group("end"))
+    if start is None or end is None:
+        return {}
+    wanted = set(needed()) if needed is not None else None
+
+    def one(words: frozenset[str]) -> str | None:
+        fits = [e.name for e in dates if set(TOKEN.findall(e.description.lower())) & words]
+        if len(fits) > 1 and wanted is not None:
+            fits = [n for n in fits if n in wanted]
+        return fits[0] if len(fits) == 1 else None
+
+    first, last = one(STARTS), one(ENDS)
+    return {first: start, last: end} if first and last and first != last else {}
 
 
 def _may_guess(element: Element, value: str) -> bool:

@@ -19,7 +19,14 @@ from ..planning.task import ASK
 from .acts import cannot_answer, control_act, recalled_words
 from .explain import answer
 from .intents import IntentDecision, IntentMatcher
-from .nlu import IntentClassifier, answer_value, extract_value, extract_values, mentioned_element
+from .nlu import (
+    IntentClassifier,
+    ambiguous_date,
+    answer_value,
+    extract_value,
+    extract_values,
+    mentioned_element,
+)
 from .replies import Reply, Wording
 from .session import Execution, GoalFrame, Pending, SessionState
 from .skills import SkillInvoker, SkillResult
@@ -267,8 +274,10 @@ class PlannerOrchestrator:
                 state.pending = None
                 log.say(Reply("text", f"I still could not read {self.words.element(element)}; let me try another way."))
                 return f"no valid {element} after {ASK_ATTEMPTS} tries"
-            log.say(Reply("question", f"That does not look like {self.words.element(element)}. "
-                                      f"{self.words.question(element)}", element=element))
+            readings = ambiguous_date(text) if spec_element.format == "date" else None
+            why = (f"Do you mean {readings[0]} or {readings[1]}? Please write the month as a word."
+                   if readings else f"That does not look like {self.words.element(element)}.")
+            log.say(Reply("question", f"{why} {self.words.question(element)}", element=element))
             return None
         state.pending = None
         state.remember(element, value, "user", goal=self._goal_key(state))

@@ -55,3 +55,31 @@ def test_what_the_user_gave_can_be_asked_back_and_the_question_is_asked_again(te
 def test_a_question_about_something_not_held_is_still_a_request(telecom):
     state, replies = talk(telecom, "what is my data usage")
     assert state.current is not None and state.current.intent == "check_data_usage"
+
+
+@pytest.fixture(scope="module")
+def hr():
+    spec = data_catalog("hr")
+    return spec, Planner.for_spec(spec)
+
+
+def test_a_date_range_fills_the_first_and_the_last_day(hr):
+    state, replies = talk(hr, "I'd like to book annual leave from 22 December to 2 January")
+    first, last = state.memory["leave_start"].value, state.memory["leave_end"].value
+    assert first.endswith("-12-22") and last.endswith("-01-02") and first < last
+    assert "absence_start" not in state.memory  # "the first day you were unwell" starts something too
+    assert replies[-1].text == "What is your employee number?"
+
+
+@pytest.mark.parametrize(("typed", "read"), [("13/04/1988", "1988-04-13"), ("04.13.88", "1988-04-13"),
+                                              ("13-04-1988", "1988-04-13"), ("5/5/1979", "1979-05-05")])
+def test_a_date_in_figures_is_a_date(hr, typed, read):
+    state, _ = talk(hr, "I'd like to book annual leave from 22 December to 2 January", "E123456", typed)
+    assert state.memory["date_of_birth"].value == read
+
+
+def test_a_date_in_figures_that_reads_two_ways_is_asked_about_by_name(hr):
+    state, replies = talk(hr, "I'd like to book annual leave from 22 December to 2 January", "E123456", "3/4/1988")
+    assert "date_of_birth" not in state.memory
+    assert replies[-1].text == ("Do you mean 3 April 1988 or March 4, 1988? Please write the month as a word. "
+                                "What is your date of birth?")
