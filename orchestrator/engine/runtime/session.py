@@ -49,6 +49,12 @@ class GoalFrame(BaseModel):
     # (what the request named), and any the user confirmed later.
     agreed: list[str] = Field(default_factory=list)
     planned: bool = False  # has a plan been made for this goal yet
+    # Words of the request that pick one way of running a skill over another ("add my son as a
+    # driver": the add_driver mode, not change_address); their stems only, never the values said.
+    said: list[str] = Field(default_factory=list)
+    # Ground actions of a way the request did not name, kept out of this goal's plans while another
+    # way reaches it.
+    avoided: list[tuple[str, tuple[str, ...]]] = Field(default_factory=list)
 
 
 class Pending(BaseModel):
@@ -138,7 +144,7 @@ class SessionState(BaseModel):
             known=set(self.memory) - (hidden or set()),
             authorized=set(self.authorized),
             cannot_establish=set(self.cannot_establish),
-            pruned=set(self.pruned),
+            pruned=set(self.pruned) | {(a, tuple(args)) for a, args in (frame.avoided if frame else ())},
             done=self.done_by(frame),
         )
 

@@ -9,8 +9,10 @@ pruned groundings, consents.
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..catalog.spec import CatalogSpec, Goal
 from ..planning.compile import action_name, goal_operations, operation_name
@@ -26,6 +28,7 @@ from .nlu import (
     extract_value,
     extract_values,
     mentioned_element,
+    tokens,
 )
 from .replies import Reply, Wording
 from .session import Execution, GoalFrame, Pending, SessionState
@@ -66,6 +69,10 @@ class TurnLog:
 
     def say(self, reply: Reply) -> None:
         self.replies.append(reply)
+
+
+# Words in many elements' names that pick no way of running a skill over another.
+GENERIC_WORDS = frozenset("id number name date code type value new old the your my of m1 m2 m3 m4".split())
 
 
 class PlannerOrchestrator:
@@ -150,7 +157,7 @@ class PlannerOrchestrator:
         current = state.current.intent if state.current else None
         self._volunteered(state, text, decision.intent if decision.kind == "intent" else current)
         if decision.kind == "intent" and decision.intent is not None:
-            self._push(state, decision.intent, log)
+            self._push(state, decision.intent, log, said=text)
             return "a new request"
         if decision.kind == "ambiguous" and current not in decision.alternatives:
             self._offer_choice(state, decision, log)
@@ -310,12 +317,12 @@ class PlannerOrchestrator:
         return None
 
     # --- goals -------------------------------------------------------------------------------
-    def _push(self, state: SessionState, intent: str, log: TurnLog) -> None:
+    def _push(self, state: SessionState, intent: str, log: TurnLog, said: str = "") -> None:
         current = state.current
         if current is not None and current.intent == intent:
             return
         spec_intent = self.spec.intent(intent)
-        state.push(GoalFrame(intent=intent, goal=spec_intent.goal))
+        state.push(GoalFrame(intent=intent, goal=spec_intent.goal, said=sorted(set(tokens(said)) & self._mode_words)))
         what = self.words.goal(intent, spec_intent.goal)
         if current is not None:
             before = self.words.goal(current.intent, current.goal)
@@ -415,6 +422,8 @@ class PlannerOrchestrator:
                 self._give_up(state, frame, result, log, reason)
                 reason = "a goal resumed"
                 continue
+            if not frame.planned:
+                result = self._named_route(state, frame, result)
             self._record_plan(state, frame, result.lines, result.cost, reason, log)
             if not frame.planned:  # the request's own route: what the user agreed to by asking
                 frame.planned = True
@@ -436,6 +445,43 @@ class PlannerOrchestrator:
                 return
             reason = self._execute(state, step, log)
         log.say(Reply("text", "I have taken many steps without reaching your goal; let me stop here."))
+
+    def _named_route(self, state: SessionState, frame: GoalFrame, result: Any) -> Any:  # a solved plan
+        """The first plan for a request, by the way of running a skill that the request named when
+        the cheapest plan runs it another way ("add my son as a driver" adds a driver, though changing
+        the address asks less); the cheapest when no plan goes the named way."""
+        said = set(frame.said)
+        for step in result.steps:
+            if step.kind != "skill" or len(self.spec.skill(step.skill).modes) < 2:
+                continue
+            words = self._words_of_modes(step.skill)
+            named = max(words, key=lambda mode: len(words[mode] & said))
+            if named == step.mode or len(words[named] & said) <= len(words[step.mode] & said):
+                continue
+            operation = operation_name(step.skill, step.mode)
+            frame.avoided += [(action_name(operation, outcome.name), tuple(step.args))
+                              for outcome in self.spec.skill(step.skill).mode(step.mode).outcomes]
+            other = self.planner.plan(frame.goal, state.planning_state(frame, self._foreign(state, frame)))
+            if isinstance(other, Unsolvable):
+                frame.avoided = []
+                return result
+            return other
+        return result
+
+    @functools.cached_property
+    def _mode_words(self) -> set[str]:
+        return {w for skill in self.spec.skills if len(skill.modes) > 1
+                for words in self._words_of_modes(skill.name).values() for w in words}
+
+    def _words_of_modes(self, skill_name: str) -> dict[str, set[str]]:
+        """Each way of running a skill, by the words only it has: its name's and its inputs' names'."""
+        skill = self.spec.skill(skill_name)
+        words = {}
+        for index, mode in enumerate(skill.modes, start=1):
+            name = mode.name or f"m{index}"
+            words[name] = set(tokens(" ".join([name, *mode.inputs]).replace("_", " "))) - GENERIC_WORDS
+        return {name: own - set().union(*(w for other, w in words.items() if other != name))
+                for name, own in words.items()}
 
     def _record_plan(self, state: SessionState, frame: GoalFrame, lines: list[str], cost: int,
                      reason: str, log: TurnLog) -> None:

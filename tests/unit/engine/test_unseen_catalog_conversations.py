@@ -83,3 +83,27 @@ def test_a_date_in_figures_that_reads_two_ways_is_asked_about_by_name(hr):
     assert "date_of_birth" not in state.memory
     assert replies[-1].text == ("Do you mean 3 April 1988 or March 4, 1988? Please write the month as a word. "
                                 "What is your date of birth?")
+
+
+@pytest.fixture(scope="module")
+def insurance():
+    spec = data_catalog("insurance")
+    return spec, Planner.for_spec(spec)
+
+
+START = ("POL-1234567", "12 March 1985", "yes")
+
+
+def test_the_way_the_request_names_is_taken_over_a_cheaper_one(insurance):
+    # amend_policy adds a driver (two inputs) or changes the address (one): the request says which
+    state, replies = talk(insurance, "I want to add my son as a driver on my policy", *START)
+    assert replies[-1].text == "What is the full name of the driver to add?"
+    state, replies = talk(insurance, "I want to add my son as a driver on my policy", *START, "Tom Smith",
+                          "SMITH901015T99AB")
+    assert replies[-1].kind == "result" and "new_address" not in state.memory
+    assert state.memory["policy_change"].skill == "amend_policy"
+
+
+def test_without_a_named_way_the_cheapest_is_taken(insurance):
+    _, replies = talk(insurance, "I need to update my policy details", *START)
+    assert replies[-1].text == "What is your new address?"
