@@ -148,7 +148,7 @@ def extract_value(element: Element, utterance: str, whole_answer: bool = False) 
         match = NUMBER.search(utterance) or NUMBER.search(_in_digits(utterance))
         return match.group(0) if match else None
     if fmt == "date":
-        return _date(utterance)
+        return _date(utterance, past=bool(set(TOKEN.findall(element.description.lower())) & PAST))
     if fmt == "phone":
         return _phone(utterance)
     if fmt.startswith("regex:"):
@@ -202,6 +202,10 @@ def _place(element: Element, clause: str) -> str | None:
     return None
 
 
+# An element about something that has happened: its date without a year is the last one.
+PAST = frozenset("birth born happened was were issued occurred received sent paid bought unwell started".split())
+
+
 SCALED = re.compile(r"\d\s?(k|m|thousand|million)\b", re.I)
 CURRENCY = re.compile(r"[$€£]|\b(dollars?|euros?|pounds?|usd|eur|gbp)\b", re.I)
 
@@ -235,6 +239,7 @@ def _in_digits(utterance: str) -> str:
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
           r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
 _DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
+MONTH_NAMED = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.I)
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _COUNT = r"(?:\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten)"
 # Everyday dates, found by pattern first: dateparser alone reads a date into "march" or "the 5th" too.
@@ -249,9 +254,11 @@ EVERYDAY_DATE = re.compile(
 )
 
 
-def _date(utterance: str, today: date | None = None) -> str | None:
+def _date(utterance: str, today: date | None = None, past: bool = False) -> str | None:
     """An ISO date, or an everyday one ("next friday", "3 March", "in two weeks") read by dateparser
-    relative to `today`, in the future when the year is not said."""
+    relative to `today`. A day and month without a year is the nearer of its two dates ("the 1st of
+    October" said in November is last month's; "3 March", next spring's), the past one for an element
+    about something that happened (`past`)."""
     match = ISO_DATE.search(utterance)
     if match:
         try:
@@ -270,7 +277,22 @@ def _date(utterance: str, today: date | None = None) -> str | None:
     base = datetime.combine(today or date.today(), datetime.min.time())
     found = dateparser.parse(match.group(0), languages=["en"],
                              settings={"PREFER_DATES_FROM": "future", "RELATIVE_BASE": base})
-    return found.date().isoformat() if found else None
+    if found is None:
+        return None
+    ahead = found.date()
+    if YEAR.search(match.group(0)) or not MONTH_NAMED.search(match.group(0)):
+        return ahead.isoformat()  # a year said, or a relative day ("next friday")
+    now = base.date()
+    try:
+        before = ahead.replace(year=ahead.year - 1)
+    except ValueError:  # the 29th of February
+        return ahead.isoformat()
+    if past or (now - before) < (ahead - now):
+        return before.isoformat() if before <= now else ahead.isoformat()
+    return ahead.isoformat()
+
+
+YEAR = re.compile(r"\b\d{4}\b")
 
 
 # "3/4/1988", "13.04.88", "03-04-1988" (with a dash only with the century: "12-04-88" may be a sort code)

@@ -240,3 +240,21 @@ def test_an_ordinal_date_is_no_postcode_and_goes_to_the_date_the_request_needs()
     bot.turn(state, "I'm moving house on the 3rd of January")  # a move date and a bill date both fit
     assert state.memory["move_date"].value.endswith("-01-03") and "bill_date" not in state.memory
     assert "postcode" not in state.memory
+
+
+@pytest.mark.parametrize(
+    ("text", "past", "value"),
+    [
+        ("the 1st of October", False, "2026-10-01"),  # last month is nearer than next October
+        ("3 March", False, "2027-03-03"),
+        ("the 5th of December", True, "2025-12-05"),  # an element about what happened: the last one
+        ("next friday", True, "2026-11-27"),  # relative days keep their own direction
+    ],
+)
+def test_a_day_and_month_without_a_year_is_the_nearer_one(text, past, value):
+    assert nlu._date(text, today=MONDAY, past=past) == value
+
+
+def test_an_element_about_what_happened_reads_its_date_in_the_past():
+    happened = Element(name="incident_date", format="date", description="the day it happened")
+    assert extract_value(happened, "on the 31st of December") <= date.today().isoformat()
