@@ -148,7 +148,7 @@ def extract_value(element: Element, utterance: str, whole_answer: bool = False) 
         match = NUMBER.search(utterance) or NUMBER.search(_in_digits(utterance))
         return match.group(0) if match else None
     if fmt == "date":
-        return _date(utterance, past=bool(set(TOKEN.findall(element.description.lower())) & PAST))
+        return _date(utterance, past=_happened(element))
     if fmt == "phone":
         return _phone(utterance)
     if fmt.startswith("regex:"):
@@ -474,7 +474,7 @@ def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), 
     for value, names in unnamed:  # after the named ones: "income is X, and I want Y" gives Y to the other
         if value in values.values():
             continue
-        free = [n for n in names if n not in values]
+        free = [n for n in names if n not in values and _plausible(spec.element(n), value)]
         if len(free) > 1 and needed is not None:
             wanted = set(needed())
             free = [n for n in free if n in wanted]
@@ -508,6 +508,19 @@ def _date_range(spec: CatalogSpec, utterance: str, dates: list[Element],
 
     first, last = one(STARTS), one(ENDS)
     return {first: start, last: end} if first and last and first != last else {}
+
+
+def _plausible(element: Element, value: str) -> bool:
+    """Could `value` be the element's at all? A date after today is no date of something that happened,
+    and today is no date of birth ("can't come in today" gives the first day of the sickness)."""
+    if element.format != "date" or not _happened(element):
+        return True
+    born = {"birth", "born"} & set(TOKEN.findall(element.description.lower()))
+    return value < date.today().isoformat() if born else value <= date.today().isoformat()
+
+
+def _happened(element: Element) -> bool:
+    return bool(set(TOKEN.findall(element.description.lower())) & PAST)
 
 
 def _may_guess(element: Element, value: str) -> bool:

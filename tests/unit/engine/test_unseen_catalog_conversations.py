@@ -3,6 +3,8 @@ telecom), tried as their users would; each test is a defect found that way."""
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from orchestrator.engine.planning.planner import Planner
@@ -107,3 +109,9 @@ def test_the_way_the_request_names_is_taken_over_a_cheaper_one(insurance):
 def test_without_a_named_way_the_cheapest_is_taken(insurance):
     _, replies = talk(insurance, "I need to update my policy details", *START)
     assert replies[-1].text == "What is your new address?"
+
+
+def test_today_in_a_sickness_report_is_its_first_day_not_a_birth_date(hr):
+    state, replies = talk(hr, "I woke up with a fever and can't come in today")
+    assert state.memory["absence_start"].value == date.today().isoformat()
+    assert "date_of_birth" not in state.memory
