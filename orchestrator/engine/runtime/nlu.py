@@ -122,13 +122,13 @@ def _phrases(element: Element) -> list[str]:
 # --- Values by format -------------------------------------------------------------------------------
 
 EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
-MONEY = re.compile(r"(?<![\w.])\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s?(k|m|thousand|million)?\b", re.I)
+MONEY = re.compile(r"(?<![\w.])\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s?(k|m|thousand|grand|million)?\b", re.I)
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
 ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 PHONE = re.compile(r"(?<![A-Za-z0-9])\+?\d[\d\s().-]{6,}\d(?![A-Za-z0-9])")  # not inside "AC12345678"
 DEFAULT_REGION = "US"  # for numbers written without a country code
 ENUM_CLOSENESS = 80  # rapidfuzz ratio: "platnum" and "platinium" are platinum, "good" is not "gold"
-MULTIPLIERS = {"k": 1_000, "thousand": 1_000, "m": 1_000_000, "million": 1_000_000}
+MULTIPLIERS = {"k": 1_000, "thousand": 1_000, "grand": 1_000, "m": 1_000_000, "million": 1_000_000}
 
 
 def extract_value(element: Element, utterance: str, whole_answer: bool = False) -> str | None:
@@ -206,8 +206,8 @@ def _place(element: Element, clause: str) -> str | None:
 PAST = frozenset("birth born happened was were issued occurred received sent paid bought unwell started".split())
 
 
-SCALED = re.compile(r"\d\s?(k|m|thousand|million)\b", re.I)
-CURRENCY = re.compile(r"[$€£]|\b(dollars?|euros?|pounds?|usd|eur|gbp)\b", re.I)
+SCALED = re.compile(r"\d\s?(k|m|thousand|grand|million)\b", re.I)
+CURRENCY = re.compile(r"[$€£]|\b(dollars?|bucks|euros?|pounds?|quid|usd|eur|gbp)\b", re.I)
 
 
 def _money(utterance: str, need_unit: bool) -> str | None:
@@ -433,7 +433,9 @@ CLAUSE = re.compile(r",(?!\d{3}\b)|[;!?]|\.\s|\band\b|\bbut\b", re.I)  # not the
 def element_words(element: Element) -> set[str]:
     """The words that name an element in a sentence: its name's parts, its label and description."""
     text = " ".join((element.name.replace("_", " "), element.label or "", element.description))
-    return set(tokens(text)) - {"your", "the", "a"}
+    words = set(tokens(text)) - {"your", "the", "a"}
+    # "yearly income" is named by "70 grand a year", "monthly amount" by "40 a month"
+    return words | {w[:-2] for w in words if w.endswith("ly") and len(w) >= 6}
 
 
 def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), asked: str | None = None,

@@ -244,10 +244,21 @@ class PlannerOrchestrator:
         decision = self._decide(text)
         return decision.intent if decision.kind == "intent" else None
 
-    def _volunteered(self, state: SessionState, text: str, intent: str | None) -> None:
+    def _volunteered(self, state: SessionState, text: str, intent: str | None, asked: str | None = None,
+                     correcting: bool = False) -> dict[str, str]:
+        """Remember the values `text` gives unasked; each element given, as a sentence names it. When
+        `correcting`, a value the user gives replaces one a skill found, and the sentence says so."""
         needed = (lambda: self._inputs_for(intent)) if intent is not None else None
-        for name, value in extract_values(self.spec, text, skip=state.memory, needed=needed).items():
+        keep = {n for n, r in state.memory.items() if r.source == "user"} if correcting else set(state.memory)
+        given = extract_values(self.spec, text, skip=keep, asked=asked, needed=needed)
+        said = {}
+        for name, value in given.items():
+            before = state.memory.get(name)
+            said[name] = self.words.element(name)
+            if before is not None and before.value != value:
+                said[name] += f" (instead of what {(before.skill or 'a skill').replace('_', ' ')} gave)"
             state.remember(name, value, "user", goal=self._goal_key(state))
+        return said
 
     def _inputs_for(self, intent: str) -> set[str]:
         """The inputs of the skills a plan for `intent` uses, from nothing known."""
@@ -276,6 +287,12 @@ class PlannerOrchestrator:
             log.say(Reply("text", "No problem, let me find another way."))
             return f"the user cannot give {element}"
         value = answer_value(self.spec, spec_element, text)
+        if value is None and (given := self._volunteered(state, text, self._goal_key(state), asked=element,
+                                                          correcting=True)):
+            # "I make about 70 grand a year" asked for an SSN: not the answer, but not nothing either
+            state.pending = None
+            log.say(Reply("text", "Noted: " + " and ".join(given.values()) + "."))
+            return "the user gave " + ", ".join(given)
         if value is None:
             if state.fail(ASK, element, limit=ASK_ATTEMPTS):
                 state.pending = None

@@ -115,3 +115,18 @@ def test_today_in_a_sickness_report_is_its_first_day_not_a_birth_date(hr):
     state, replies = talk(hr, "I woke up with a fever and can't come in today")
     assert state.memory["absence_start"].value == date.today().isoformat()
     assert "date_of_birth" not in state.memory
+
+
+@pytest.fixture(scope="module")
+def banking_talk(banking, banking_planner):
+    return banking, banking_planner
+
+
+def test_a_value_given_instead_of_the_answer_is_noted_and_replaces_a_skills(banking_talk):
+    # asked for the SSN, the user states an income; the customer lookup had found another one
+    state, replies = talk(banking_talk, "hi, I'm thinking of borrowing 15k to redo my kitchen", "ada@example.com",
+                          "I make about 70 grand a year")
+    assert [r.text for r in replies] == ["Noted: your yearly income (instead of what lookup customer gave).",
+                                         "What is your social security number?"]
+    assert state.memory["income"].value == "70000.00" and state.memory["income"].source == "user"
+    assert state.memory["loan_amount"].value == "15000.00"
