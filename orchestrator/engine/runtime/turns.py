@@ -153,6 +153,10 @@ class PlannerOrchestrator:
             if act == "no":
                 log.say(Reply("text", "All right."))
                 return "the user declined an offer"
+        if act in ("yes", "no") and pending is None and state.current is None:
+            # a bare "yes" or "thanks, no" with nothing asked: no request to guess from it
+            log.say(Reply("text", f"All right. {self.words.help()}" if act == "yes" else "All right."))
+            return None
         decision = self._decide(text)
         current = state.current.intent if state.current else None
         self._volunteered(state, text, decision.intent if decision.kind == "intent" else current)

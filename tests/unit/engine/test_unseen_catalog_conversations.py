@@ -130,3 +130,16 @@ def test_a_value_given_instead_of_the_answer_is_noted_and_replaces_a_skills(bank
                                          "What is your social security number?"]
     assert state.memory["income"].value == "70000.00" and state.memory["income"].source == "user"
     assert state.memory["loan_amount"].value == "15000.00"
+
+
+@pytest.fixture(scope="module")
+def travel_talk(travel):
+    return travel, Planner.for_spec(travel)
+
+
+def test_a_bare_yes_or_no_with_nothing_asked_starts_nothing(travel_talk):
+    state, replies = talk(travel_talk, "I can't travel anymore, my booking is QX7P2L", "yes")
+    assert replies[-1].text.startswith("All right. I can book a flight") and state.pending is None
+    assert state.current is None  # not "Do you want to book a flight?"
+    _, replies = talk(travel_talk, "I can't travel anymore, my booking is QX7P2L", "no thanks")
+    assert [r.text for r in replies] == ["All right."]
