@@ -215,9 +215,13 @@ class PlannerOrchestrator:
         (then it may well be a request: "what is the status of my claim")."""
         words = recalled_words(text)
         name = mentioned_element(words, self.spec) if words else None
-        if name is None or name not in state.memory:
+        if name is None:
             return None
         said = self.words.element(name)
+        if name not in state.memory:
+            asking = state.pending is not None and state.pending.kind == "ask" and state.pending.element == name
+            return Reply("explanation", f"I do not have {said} yet: that is what I am asking you for.",
+                         element=name) if asking else None
         if self.spec.element(name).sensitive:
             return Reply("explanation", f"I have {said}, but I do not repeat sensitive values.", element=name)
         return Reply("explanation", f"{said[:1].upper()}{said[1:]} is {state.memory[name].value}.", element=name)

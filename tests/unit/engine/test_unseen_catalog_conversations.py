@@ -143,3 +143,10 @@ def test_a_bare_yes_or_no_with_nothing_asked_starts_nothing(travel_talk):
     assert state.current is None  # not "Do you want to book a flight?"
     _, replies = talk(travel_talk, "I can't travel anymore, my booking is QX7P2L", "no thanks")
     assert [r.text for r in replies] == ["All right."]
+
+
+def test_asking_back_for_what_is_being_asked_says_so(banking_talk):
+    _, replies = talk(banking_talk, "I'd like a loan", "ada@example.com", "123 45 6789", "fine by me",
+                      "what is my loan amount?")
+    assert [r.text for r in replies] == ["I do not have the amount you want to borrow yet: that is what I am "
+                                         "asking you for.", "What is the amount you want to borrow?"]
