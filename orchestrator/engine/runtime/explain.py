@@ -214,11 +214,27 @@ def _used_for(spec: CatalogSpec, state: SessionState, element: str, goal: str | 
     label = words.element(element)
     used = [r for r in state.history if element in (r.args or list(r.inputs))]
     if not used:
-        return WhyAnswer(element, goal, None, [], f"I have not used {label} for anything yet.", chained)
+        return WhyAnswer(element, goal, None, [], _asked_for(spec, state, element), chained)
     first = used[0]
     gave = " and ".join(words.element(x) for x in first.outputs)
     text = f"I needed {label} for {words.skill(first.skill)}" + (f", which gave me {gave}." if gave else ".")
     return WhyAnswer(element, goal, first, used, text, chained)
+
+
+def _asked_for(spec: CatalogSpec, state: SessionState, element: str) -> str:
+    """Why a value was asked for though nothing took it: what it was for, and whether a refusal to
+    share it is why it was not used ("I asked for your date of birth to add a line: ...")."""
+    words = Wording(spec)
+    label = words.element(element)
+    record = state.memory.get(element)
+    intents = {i.name: i for i in spec.intents}
+    needing = [s.name for s in spec.skills if any(element in m.inputs for m in s.modes)]
+    if record is None or record.goal not in intents or not needing:
+        return f"I have not used {label} for anything yet."
+    goal = words.goal(record.goal, intents[record.goal].goal)
+    refused = element in state.denied or any(name in state.denied for name in needing)
+    then = ("You did not agree to share it, so I have not used it." if refused else "I have not used it yet.")
+    return f"I asked for {label} to {goal}: {words.skill(needing[0])} needs it. {then}"
 
 
 # --- Chained explanations ------------------------------------------------------------------------

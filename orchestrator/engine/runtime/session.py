@@ -82,6 +82,8 @@ class SessionState(BaseModel):
     done: list[str] = Field(default_factory=list)  # operations that have run
     done_for: list[tuple[str, str | None]] = Field(default_factory=list)  # (operation, the goal it ran for)
     denied: list[str] = Field(default_factory=list)  # consent the user refused (skills or elements)
+    # The request just given up for want of a refused consent: a "yes, go ahead" next reopens it.
+    refused_goal: str | None = None
     plan: list[str] = Field(default_factory=list)  # the current plan, as readable lines
     pending: Pending | None = None
     clock: int = 0  # values collected so far

@@ -153,6 +153,9 @@ class PlannerOrchestrator:
             if act == "no":
                 log.say(Reply("text", "All right."))
                 return "the user declined an offer"
+        if act == "yes" and pending is None and state.current is None and state.refused_goal:
+            return self._reconsider(state, log)
+        state.refused_goal = None
         if act in ("yes", "no") and pending is None and state.current is None:
             # a bare "yes" or "thanks, no" with nothing asked: no request to guess from it
             log.say(Reply("text", f"All right. {self.words.help()}" if act == "yes" else "All right."))
@@ -170,6 +173,17 @@ class PlannerOrchestrator:
             log.say(Reply("text", f"Sorry, I did not understand that. {self.words.help()}"))
             return None
         return "the user said more"
+
+    def _reconsider(self, state: SessionState, log: TurnLog) -> str:
+        """ "OK then, go ahead" right after a request ended on a refused consent: the refusals are taken
+        back and the request starts again, asking for that consent again."""
+        intent, state.refused_goal = state.refused_goal or "", None
+        state.pruned = [(action, args) for action, args in state.pruned
+                        if not (action == "authorize" and args and args[0] in state.denied)]
+        state.denied = []
+        log.say(Reply("text", "All right, let's try again."))
+        self._push(state, intent, log)
+        return "the user took back a refusal"
 
     def _offer_choice(self, state: SessionState, decision: IntentDecision, log: TurnLog) -> None:
         """ "Did you mean to A, or to B?": an unsure match is asked about, never started blindly."""
@@ -526,6 +540,7 @@ class PlannerOrchestrator:
         state.pop()
         state.plan = []
         if state.denied:
+            state.refused_goal = frame.intent
             refused = " and ".join(x.replace("_", " ") for x in state.denied)
             why = f"without your consent to share data with {refused}, I have no other way"
         else:

@@ -150,3 +150,27 @@ def test_asking_back_for_what_is_being_asked_says_so(banking_talk):
                       "what is my loan amount?")
     assert [r.text for r in replies] == ["I do not have the amount you want to borrow yet: that is what I am "
                                          "asking you for.", "What is the amount you want to borrow?"]
+
+
+REFUSED = ("I'd like to add a line for my daughter", "AC12345678", "1 Feb 1990", "I'd rather not")
+
+
+def test_why_a_value_was_asked_for_after_its_sharing_was_refused(telecom):
+    _, replies = talk(telecom, *REFUSED, "why do you need my date of birth?")
+    assert replies[0].text == ("I asked for the account holder's date of birth to add a line to an account: "
+                               "verify customer (finds the customer from the account number and date of birth) "
+                               "needs it. You did not agree to share it, so I have not used it.")
+
+
+def test_a_yes_right_after_a_refusal_ended_a_request_takes_the_refusal_back(telecom):
+    state, replies = talk(telecom, *REFUSED, "ok then, go ahead")
+    assert [r.kind for r in replies] == ["text", "text", "consent"]
+    assert replies[0].text == "All right, let's try again." and state.denied == []
+    state, replies = talk(telecom, *REFUSED, "ok then, go ahead", "yes")
+    assert replies[-1].text == "What is the name of the person who will use the new line?"
+    assert state.memory["customer_id"].skill == "verify_customer"
+
+
+def test_a_refusal_is_only_taken_back_right_after_it(telecom):
+    state, replies = talk(telecom, *REFUSED, "tell me a joke", "yes")
+    assert "verify_customer" in state.denied and replies[-1].text.startswith("All right. I can")
