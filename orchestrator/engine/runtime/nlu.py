@@ -245,9 +245,9 @@ _COUNT = r"(?:\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten)"
 # Everyday dates, found by pattern first: dateparser alone reads a date into "march" or "the 5th" too.
 # Numeric dates other than ISO are left out: "03/04" is March or April depending on who typed it.
 EVERYDAY_DATE = re.compile(
-    rf"\b(?:(?:the\s+)?day\s+after\s+tomorrow|today|tomorrow"
-    rf"|(?:(?:next|this|coming)\s+)?{_WEEKDAY}"
-    rf"|in\s+{_COUNT}\s+(?:days?|weeks?|months?)|next\s+(?:week|month)"
+    rf"\b(?:(?:the\s+)?day\s+(?:after\s+tomorrow|before\s+yesterday)|today|tomorrow|yesterday"
+    rf"|(?:(?:next|this|coming|last)\s+)?{_WEEKDAY}"
+    rf"|in\s+{_COUNT}\s+(?:days?|weeks?|months?)|{_COUNT}\s+(?:days?|weeks?)\s+ago|(?:next|last)\s+(?:week|month)"
     rf"|(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?"
     rf"|{_MONTH}\s+(?:the\s+)?{_DAY}(?:,?\s+\d{{4}})?)\b",
     re.I,
@@ -275,21 +275,27 @@ def _date(utterance: str, today: date | None = None, past: bool = False) -> str 
     import dateparser  # imported when needed: it takes a quarter of a second
 
     base = datetime.combine(today or date.today(), datetime.min.time())
+    # "since monday", or a bare weekday for something that happened: the last one
+    back = past or utterance[:match.start()].lower().rstrip().endswith("since")
     found = dateparser.parse(match.group(0), languages=["en"],
-                             settings={"PREFER_DATES_FROM": "future", "RELATIVE_BASE": base})
+                             settings={"PREFER_DATES_FROM": "past" if back else "future", "RELATIVE_BASE": base})
     if found is None:
         return None
-    ahead = found.date()
     if YEAR.search(match.group(0)) or not MONTH_NAMED.search(match.group(0)):
-        return ahead.isoformat()  # a year said, or a relative day ("next friday")
+        return found.date().isoformat()  # a year said, or a relative day ("next friday")
     now = base.date()
-    try:
-        before = ahead.replace(year=ahead.year - 1)
-    except ValueError:  # the 29th of February
-        return ahead.isoformat()
-    if past or (now - before) < (ahead - now):
-        return before.isoformat() if before <= now else ahead.isoformat()
-    return ahead.isoformat()
+    around = []
+    for year in (now.year - 1, now.year, now.year + 1):
+        try:
+            around.append(found.date().replace(year=year))
+        except ValueError:  # the 29th of February
+            continue
+    last = max((d for d in around if d <= now), default=None)
+    coming = min((d for d in around if d >= now), default=None)
+    if last is None or coming is None:
+        return found.date().isoformat()
+    nearer_last = (now - last) < (coming - now)
+    return (last if past or nearer_last else coming).isoformat()
 
 
 YEAR = re.compile(r"\b\d{4}\b")
@@ -413,13 +419,20 @@ def enum_options(fmt: str) -> list[str]:
 def _enum(options: list[str], utterance: str, close: bool) -> str | None:
     """The one option named; in an answer to the question, a close spelling counts ("platnum")."""
     words = TOKEN.findall(utterance.lower())
-    found = [o for o in options if o.lower() in set(words)]
+    said = f" {' '.join(words)} "
+    # "first aid" names the option first_aid: options are compared as the words they are made of
+    found = [o for o in options if f" {' '.join(TOKEN.findall(spoken_option(o).lower()))} " in said]
     if not found and close:
         found = list(dict.fromkeys(
             o for o in options for w in words
             if len(w) >= 3 and fuzz.ratio(w, o.lower()) >= ENUM_CLOSENESS
         ))
     return found[0] if len(found) == 1 else None
+
+
+def spoken_option(option: str) -> str:
+    """An enum option as people write it: "first_aid" is "first aid"."""
+    return " ".join(option.replace("_", " ").split()) or option
 
 
 def valid_value(element: Element, value: str) -> bool:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..catalog.spec import CatalogSpec, Goal, Intent
-from .nlu import enum_options
+from .nlu import enum_options, spoken_option
 
 ReplyKind = Literal["text", "question", "consent", "result", "resumed", "explanation"]
 
@@ -81,7 +81,8 @@ class Wording:
     def question(self, name: str) -> str:
         """The element's own question if the analyst wrote one, else one built to read naturally."""
         element = self.spec.element(name)
-        options = enum_options(element.format) if (element.format or "").startswith("enum:") else []
+        options = [spoken_option(o) for o in enum_options(element.format)] \
+            if (element.format or "").startswith("enum:") else []
         choices = f" ({_or(options)})" if options else ""
         if element.question:
             if not options or options[0] in element.question:

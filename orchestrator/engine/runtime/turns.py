@@ -301,7 +301,8 @@ class PlannerOrchestrator:
         intent = None if free_text or extract_value(spec_element, text) is not None else self._intent(text)
         if intent is not None and intent != (state.current.intent if state.current else None):
             state.pending = None
-            self._push(state, intent, log)
+            self._push(state, intent, log, said=text)
+            self._volunteered(state, text, intent)  # "I need to report that I'm sick since yesterday"
             return "a request in the middle of another"
         if cannot_answer(text, whole=free_text) or act == "no":
             state.pending = None

@@ -174,3 +174,29 @@ def test_a_yes_right_after_a_refusal_ended_a_request_takes_the_refusal_back(tele
 def test_a_refusal_is_only_taken_back_right_after_it(telecom):
     state, replies = talk(telecom, *REFUSED, "tell me a joke", "yes")
     assert "verify_customer" in state.denied and replies[-1].text.startswith("All right. I can")
+
+
+def test_an_option_written_with_underscores_is_named_in_words(hr):
+    state, _ = talk(hr, "I want to book a first aid course")
+    assert state.memory["course"].value == "first_aid"
+    _, replies = talk(hr, "I want to book a course", "E123456", "5 May 1979", "yes")
+    assert replies[-1].text == ("What is the course (first aid, fire safety, excel, leadership or manual "
+                                "handling)?")
+
+
+def test_a_request_in_the_middle_of_a_question_keeps_its_values(hr):
+    state, replies = talk(hr, "I want to book a training course", "E123456", "5 May 1979", "yes",
+                          "no wait, I need to report that I'm sick since yesterday")
+    assert state.current.intent == "report_sickness"
+    assert state.memory["absence_start"].value < date.today().isoformat()  # yesterday, not asked again
+    assert replies[-1].text == "What is a short reason for the absence?"
+
+
+@pytest.mark.parametrize(("said", "past", "read"), [
+    ("since yesterday", False, "2026-11-22"), ("three days ago", False, "2026-11-20"),
+    ("since friday", False, "2026-11-20"), ("friday", True, "2026-11-20"), ("friday", False, "2026-11-27"),
+    ("last week", False, "2026-11-16"), ("3 March", True, "2026-03-03")])
+def test_past_days_in_words(said, past, read):
+    from orchestrator.engine.runtime import nlu
+
+    assert nlu._date(said, today=date(2026, 11, 23), past=past) == read
