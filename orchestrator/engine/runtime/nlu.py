@@ -464,8 +464,7 @@ def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), 
     income?" with "92,000 dollars" fills the income, never the loan amount too.
     """
     skipped = set(skip) | ({asked} if asked else set())
-    candidates = [e for e in spec.elements
-                  if e.name not in skipped and e.askable and e.format not in (None, "text", "number")]
+    candidates = [e for e in spec.elements if e.name not in skipped and e.askable and e.format not in (None, "text")]
     places = [e for e in spec.elements if e.name not in skipped and e.askable and e.format in (None, "text")]
     values: dict[str, str] = _date_range(spec, utterance, [e for e in candidates if e.format == "date"], needed)
     unnamed: list[tuple[str, list[str]]] = []
@@ -543,6 +542,8 @@ def _may_guess(element: Element, value: str) -> bool:
     that does not look like a code (a postcode's pattern fits "I need"), nor a sensitive value that
     is not a code ("dropping since Monday" is no date of birth)."""
     pattern = (element.format or "").startswith("regex:")
+    if element.format == "number":  # a bare number says nothing of what it counts: "add 2 bags" names it
+        return False
     if element.sensitive and not pattern:  # a date, an amount: too plain to be taken as a birth date
         return False
     return not pattern or _looks_like_code(value)

@@ -200,3 +200,10 @@ def test_past_days_in_words(said, past, read):
     from orchestrator.engine.runtime import nlu
 
     assert nlu._date(said, today=date(2026, 11, 23), past=past) == read
+
+
+def test_a_count_named_in_the_request_is_taken(travel_talk):
+    state, replies = talk(travel_talk, "I need to add two bags to booking QX7P2L")
+    assert state.memory["bags"].value == "2" and replies[-1].kind == "result"
+    state, replies = talk(travel_talk, "can I bring 2 more things on booking QX7P2L")
+    assert "bags" not in state.memory  # a bare number says nothing of what it counts
