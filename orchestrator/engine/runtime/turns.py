@@ -162,7 +162,7 @@ class PlannerOrchestrator:
             return None
         decision = self._decide(text)
         current = state.current.intent if state.current else None
-        self._volunteered(state, text, decision.intent if decision.kind == "intent" else current)
+        given = self._volunteered(state, text, decision.intent if decision.kind == "intent" else current)
         if decision.kind == "intent" and decision.intent is not None:
             self._push(state, decision.intent, log, said=text)
             return "a new request"
@@ -170,7 +170,9 @@ class PlannerOrchestrator:
             self._offer_choice(state, decision, log)
             return None
         if state.current is None:
-            log.say(Reply("text", f"Sorry, I did not understand that. {self.words.help()}"))
+            # a value alone ("07700 900123") is kept for the next request rather than not understood
+            opening = f"Noted: {' and '.join(given.values())}." if given else "Sorry, I did not understand that."
+            log.say(Reply("text", f"{opening} {self.words.help()}"))
             return None
         return "the user said more"
 

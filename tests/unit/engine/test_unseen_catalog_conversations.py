@@ -207,3 +207,11 @@ def test_a_count_named_in_the_request_is_taken(travel_talk):
     assert state.memory["bags"].value == "2" and replies[-1].kind == "result"
     state, replies = talk(travel_talk, "can I bring 2 more things on booking QX7P2L")
     assert "bags" not in state.memory  # a bare number says nothing of what it counts
+
+
+def test_a_value_alone_with_no_request_open_is_noted_not_misunderstood(travel_talk):
+    state, replies = talk(travel_talk, "QX7P2L")
+    assert replies[-1].text.startswith("Noted: your booking reference. I can book a flight")
+    assert state.memory["booking_ref"].value == "QX7P2L"
+    _, replies = talk(travel_talk, "tell me a joke")
+    assert replies[-1].text.startswith("Sorry, I did not understand that.")
