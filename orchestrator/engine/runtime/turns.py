@@ -167,6 +167,10 @@ class PlannerOrchestrator:
             self._push(state, decision.intent, log, said=text)
             return "a new request"
         if decision.kind == "ambiguous" and current not in decision.alternatives:
+            using = [i for i in decision.alternatives if set(given) & self._inputs_for(i)] if given else []
+            if len(using) == 1:  # "a platinum card": only a new card takes a card type
+                self._push(state, using[0], log, said=text)
+                return "a new request"
             self._offer_choice(state, decision, log)
             return None
         if state.current is None:
@@ -285,11 +289,12 @@ class PlannerOrchestrator:
         return said
 
     def _inputs_for(self, intent: str) -> set[str]:
-        """The inputs of the skills a plan for `intent` uses, from nothing known."""
+        """The inputs of the ways of running skills that a plan for `intent` uses, from nothing known."""
         result = self.planner.plan(self.spec.intent(intent).goal)
-        used = {step.skill for step in result.steps if step.kind == "skill"} if result.solved else set()
-        return {name for skill in self.spec.skills if skill.name in used for mode in skill.modes
-                for name in mode.inputs}
+        if not result.solved:
+            return set()
+        return {name for step in result.steps if step.kind == "skill"
+                for name in self.spec.skill(step.skill).mode(step.mode).inputs}
 
     @staticmethod
     def _goal_key(state: SessionState) -> str | None:

@@ -215,3 +215,12 @@ def test_a_value_alone_with_no_request_open_is_noted_not_misunderstood(travel_ta
     assert state.memory["booking_ref"].value == "QX7P2L"
     _, replies = talk(travel_talk, "tell me a joke")
     assert replies[-1].text.startswith("Sorry, I did not understand that.")
+
+
+@pytest.mark.parametrize(("text", "intent"), [("I'd like a platinum card please", "apply_credit_card"),
+                                              ("a question about my card CC-104233", "check_card_status")])
+def test_values_in_an_unsure_request_pick_the_intent_that_takes_them(banking_talk, text, intent):
+    _, replies = talk(banking_talk, text)
+    assert replies[0].goal == intent  # "Sure, let's ...", not "Did you mean ...?"
+    state, replies = talk(banking_talk, "I have a question about my card")  # no value: still asked
+    assert state.pending is not None and state.pending.kind == "choose"
