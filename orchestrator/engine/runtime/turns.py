@@ -153,22 +153,27 @@ class PlannerOrchestrator:
             if act == "no":
                 log.say(Reply("text", "All right."))
                 return "the user declined an offer"
-        if act == "yes" and pending is None and state.current is None and state.refused_goal:
-            return self._reconsider(state, log)
-        state.refused_goal = None
-        if act in ("yes", "no") and pending is None and state.current is None:
-            # a bare "yes" or "thanks, no" with nothing asked: no request to guess from it
+        decision = self._decide(text)
+        if act in ("yes", "no") and pending is None and state.current is None and decision.kind != "intent":
+            # a bare "yes" or "thanks, no" with nothing asked ("has my card been approved" reads as a
+            # yes too, but is a request): no request to guess from it
+            if act == "yes" and state.refused_goal:
+                return self._reconsider(state, log)
+            state.refused_goal = None
             log.say(Reply("text", f"All right. {self.words.help()}" if act == "yes" else "All right."))
             return None
-        decision = self._decide(text)
+        state.refused_goal = None
         current = state.current.intent if state.current else None
         given = self._volunteered(state, text, decision.intent if decision.kind == "intent" else current)
         if decision.kind == "intent" and decision.intent is not None:
             self._push(state, decision.intent, log, said=text)
             return "a new request"
         if decision.kind == "ambiguous" and current not in decision.alternatives:
-            using = [i for i in decision.alternatives if set(given) & self._inputs_for(i)] if given else []
-            if len(using) == 1:  # "a platinum card": only a new card takes a card type
+            # An identifier given with the request says what it is about ("my card CC-104233": its
+            # status); a descriptive value does not ("I need a loan, my card type is platinum").
+            codes = {n for n in given if (self.spec.element(n).format or "").startswith("regex:")}
+            using = [i for i in decision.alternatives if codes & self._inputs_for(i)] if codes else []
+            if len(using) == 1:
                 self._push(state, using[0], log, said=text)
                 return "a new request"
             self._offer_choice(state, decision, log)
