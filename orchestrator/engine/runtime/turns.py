@@ -169,13 +169,8 @@ class PlannerOrchestrator:
             self._push(state, decision.intent, log, said=text)
             return "a new request"
         if decision.kind == "ambiguous" and current not in decision.alternatives:
-            # An identifier given with the request says what it is about ("my card CC-104233": its
-            # status); a descriptive value does not ("I need a loan, my card type is platinum").
-            codes = {n for n in given if (self.spec.element(n).format or "").startswith("regex:")}
-            using = [i for i in decision.alternatives if codes & self._inputs_for(i)] if codes else []
-            if len(using) == 1:
-                self._push(state, using[0], log, said=text)
-                return "a new request"
+            # Values given with an unsure request do not settle it: simulated users who said "I want a
+            # credit card, my card application id is CC-000000" wanted a new card, not its status.
             self._offer_choice(state, decision, log)
             return None
         if state.current is None:

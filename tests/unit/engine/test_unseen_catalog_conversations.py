@@ -222,11 +222,8 @@ def test_a_value_alone_with_no_request_open_is_noted_not_misunderstood(travel_ta
     assert replies[-1].text.startswith("Sorry, I did not understand that.")
 
 
-def test_an_identifier_in_an_unsure_request_picks_the_intent_that_takes_it(banking_talk):
-    _, replies = talk(banking_talk, "a question about my card CC-104233")
-    assert replies[0].goal == "check_card_status"  # "Sure, let's ...", not "Did you mean ...?"
-    # a descriptive value does not decide: the user may be asking for something else entirely
-    state, _ = talk(banking_talk, "I need a loan My card type is platinum.")
-    assert state.current is None or state.current.intent != "apply_credit_card"
-    state, replies = talk(banking_talk, "I have a question about my card")  # no value: still asked
+def test_values_given_with_an_unsure_request_do_not_settle_it(banking_talk):
+    # the value fits the status check, but the user asks for a new card: asked, never started blindly
+    state, _ = talk(banking_talk, "I want a credit card My card application id is CC-000000.")
     assert state.pending is not None and state.pending.kind == "choose"
+    assert state.memory["card_application_id"].value == "CC-000000"
