@@ -371,12 +371,12 @@ def _regex_as_typed(pattern: str, utterance: str) -> str | None:
         whole_pattern, inside = _linear(pattern)
     except re2.error:  # checked when the catalog is saved; an old one may hold a pattern RE2 rejects
         return None
-    whole = whole_pattern.fullmatch(utterance.strip())
-    if whole:
+    whole = whole_pattern.fullmatch(utterance.strip()) or whole_pattern.fullmatch(utterance.strip(" .!?,;:"))
+    if whole:  # the whole answer, give or take the full stop after it
         return whole.group(0)
-    # A loose pattern (letters, digits and spaces) fits plain words too: "postcode SW1A 1AA" gives the
-    # code, not the word "postcode".
-    matches = sorted(_matches(inside, utterance), key=lambda m: not _looks_like_code(m.group(1)))
+    # Inside a sentence, only a fit that looks like a code is a value: "it's worth about 12 grand" holds
+    # no postcode, though "s worth" fits ^[A-Za-z0-9 ]{5,8}$. (An answer that is all value is taken above.)
+    matches = [m for m in _matches(inside, utterance) if _looks_like_code(m.group(1))]
     if not matches:
         return None
     match = matches[0]

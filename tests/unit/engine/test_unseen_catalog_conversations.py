@@ -227,3 +227,12 @@ def test_values_given_with_an_unsure_request_do_not_settle_it(banking_talk):
     state, _ = talk(banking_talk, "I want a credit card My card application id is CC-000000.")
     assert state.pending is not None and state.pending.kind == "choose"
     assert state.memory["card_application_id"].value == "CC-000000"
+
+
+def test_a_sentence_answering_another_question_holds_no_loose_pattern_value(insurance):
+    state, replies = talk(insurance, "get me a quote for my car", "it's worth about 12 grand")
+    assert "postcode" not in state.memory  # "s worth" fits ^[A-Za-z0-9 ]{5,8}$
+    assert [r.text for r in replies] == ["Noted: the value of the car or of the home's rebuild.",
+                                         "What is the postcode to be insured?"]
+    state, _ = talk(insurance, "get me a quote for my car", "SW1A 1AA.")
+    assert state.memory["postcode"].value == "SW1A 1AA"
