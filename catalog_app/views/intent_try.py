@@ -12,8 +12,6 @@ from django.views.decorators.http import require_GET
 from catalog_app.access import page_version_context
 from orchestrator.engine.catalog.spec import CatalogSpec
 from orchestrator.engine.runtime.intents import IntentMatcher
-from orchestrator.engine.runtime.semantic import intent_context
-from orchestrator.engine.runtime.text import normalise
 
 MAX_PHRASE = 500
 
@@ -27,27 +25,20 @@ def intent_trial(*, spec: CatalogSpec, phrase: str) -> dict[str, Any]:
     decision = matcher.decide(phrase)
     described = {i.name: i.description for i in spec.intents}
     closest = matcher.closest(phrase)
-    sources = _phrase_sources(spec)
     rows = [{"intent": g.intent, "description": described.get(g.intent, ""), "score": round(g.score, 2),
-             "percent": round(g.score * 100),
-             "closest": sources.get((g.intent, closest[g.intent][0]), (closest[g.intent][0], ""))
-             if g.intent in closest else None}
+             "percent": round(g.score * 100), "closest": _source(closest.get(g.intent))}
             for g in decision.ranked]
     return {"phrase": phrase, "decision": decision, "rows": rows, "floor": matcher.calibration.floor,
             "sure": matcher.calibration.sure}
 
 
-def _phrase_sources(spec: CatalogSpec) -> dict[tuple[str, str], tuple[str, str]]:
-    """(intent, phrase as embedded) -> (phrase as written, where it comes from), so that analysts see
-    whether a score rests on one of their examples or only on the catalog's descriptions."""
-    sources: dict[tuple[str, str], tuple[str, str]] = {}
-    context = intent_context(spec)
-    for intent in spec.intents:
-        for text in context.get(intent.name, ()):
-            sources[(intent.name, normalise(text))] = (text, "the catalog's descriptions")
-        for text in intent.examples:  # an example wins over a description worded the same
-            sources[(intent.name, normalise(text))] = (text, "an example")
-    return sources
+def _source(closest: tuple[str, float, bool] | None) -> tuple[str, str] | None:
+    """The phrase a score rests on and where it comes from, so that analysts see whether it is one of
+    their examples or only the catalog's descriptions."""
+    if closest is None:
+        return None
+    phrase, _, example = closest
+    return phrase, "an example" if example else "the catalog's descriptions"
 
 
 @require_GET

@@ -130,8 +130,9 @@ class IntentMatcher:
     def rank(self, text: str) -> list[IntentGuess]:
         return self.classifier.rank(request_text(text))
 
-    def closest(self, text: str) -> dict[str, tuple[str, float]]:
-        """Each intent's phrase closest to `text`, when the classifier can tell (the semantic one can)."""
+    def closest(self, text: str) -> dict[str, tuple[str, float, bool]]:
+        """Each intent's phrase closest to `text` (the phrase, its similarity, whether it is an example),
+        when the classifier can tell (the semantic one can)."""
         closest = getattr(self.classifier, "closest", None)
         return closest(request_text(text)) if closest is not None else {}
 

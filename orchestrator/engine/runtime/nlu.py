@@ -175,14 +175,17 @@ def _direction(element: Element) -> str | None:
     return "away" if away else "towards" if words & TOWARDS else None
 
 
+def _way(preposition: str) -> str:
+    return "away" if preposition.lower() in ("from", "out of") else "towards"
+
+
 def _free_text(element: Element, utterance: str) -> str | None:
     answer = utterance.strip()
     match = LEADING_DIRECTION.match(answer)
     pointing = _direction(element) if match else None
     if match is None or pointing is None:
         return answer
-    said = "away" if match.group(1).lower() in ("from", "out of") else "towards"
-    return answer[match.end():] if said == pointing else None
+    return answer[match.end():] if _way(match.group(1)) == pointing else None
 
 
 # A place named in a request: capitalised words after "to" or "from" ("fly to Rio de Janeiro on
@@ -196,8 +199,7 @@ def _place(element: Element, clause: str) -> str | None:
     """The place a request names for a destination or origin element ("get to Lisbon next Friday")."""
     pointing = _direction(element)
     for match in PLACE.finditer(clause) if pointing else ():
-        said = "away" if match.group(1) == "from" else "towards"
-        if said == pointing and match.group(2).split()[0].lower() not in NOT_PLACES:
+        if _way(match.group(1)) == pointing and match.group(2).split()[0].lower() not in NOT_PLACES:
             return match.group(2)
     return None
 
@@ -243,7 +245,7 @@ MONTH_NAMED = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _COUNT = r"(?:\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten)"
 # Everyday dates, found by pattern first: dateparser alone reads a date into "march" or "the 5th" too.
-# Numeric dates other than ISO are left out: "03/04" is March or April depending on who typed it.
+# Dates in figures are NUMERIC_DATE's.
 EVERYDAY_DATE = re.compile(
     rf"\b(?:(?:the\s+)?day\s+(?:after\s+tomorrow|before\s+yesterday)|today|tomorrow|yesterday"
     rf"|(?:(?:next|this|coming|last)\s+)?{_WEEKDAY}"
@@ -267,8 +269,7 @@ def _date(utterance: str, today: date | None = None, past: bool = False) -> str 
             return None
     match = NUMERIC_DATE.search(utterance)
     if match:
-        g = match.groups()
-        return _numeric_date(g[0], g[2], g[3]) if g[0] else _numeric_date(g[4], g[6], g[7])
+        return _numeric_date(*_numeric_parts(match))
     match = EVERYDAY_DATE.search(utterance)
     if not match:
         return None
@@ -303,17 +304,30 @@ YEAR = re.compile(r"\b\d{4}\b")
 
 # "3/4/1988", "13.04.88", "03-04-1988" (with a dash only with the century: "12-04-88" may be a sort code)
 NUMERIC_DATE = re.compile(r"\b(\d{1,2})([/.])(\d{1,2})\2(\d{4}|\d{2})\b|\b(\d{1,2})(-)(\d{1,2})-(\d{4})\b")
+
+
+def _numeric_parts(match: re.Match[str]) -> tuple[int, int, int]:
+    """The two day-or-month numbers and the year of a NUMERIC_DATE match ("88" is 1988, "25" is 2025)."""
+    g = match.groups()
+    first, second, year = (g[0], g[2], g[3]) if g[0] else (g[4], g[6], g[7])
+    y = int(year)
+    if y < 100:
+        y += 2000 if y <= date.today().year % 100 else 1900
+    return int(first), int(second), y
+
+
+def _two_readings(a: int, b: int) -> bool:
+    return a <= 12 and b <= 12 and a != b
+
+
 def ambiguous_date(utterance: str) -> tuple[str, str] | None:
     """The two readings of a date in figures that could be either ("03/04/2026": 3 April or March 4)."""
     match = NUMERIC_DATE.search(utterance)
     if match is None:
         return None
-    g = match.groups()
-    first, second, year = (g[0], g[2], g[3]) if g[0] else (g[4], g[6], g[7])
-    a, b = int(first), int(second)
-    if not (a <= 12 and b <= 12 and a != b):
+    a, b, y = _numeric_parts(match)
+    if not _two_readings(a, b):
         return None
-    y = int(year) + (0 if len(year) == 4 else 2000 if int(year) <= date.today().year % 100 else 1900)
     try:
         day_first, month_first = date(y, b, a), date(y, a, b)
     except ValueError:
@@ -321,11 +335,8 @@ def ambiguous_date(utterance: str) -> tuple[str, str] | None:
     return f"{day_first:%-d %B %Y}", f"{month_first:%B %-d, %Y}"
 
 
-def _numeric_date(first: str, second: str, year: str) -> str | None:
-    a, b, y = int(first), int(second), int(year)
-    if y < 100:  # "88" is 1988, "25" is 2025
-        y += 2000 if y <= date.today().year % 100 else 1900
-    if a <= 12 and b <= 12 and a != b:
+def _numeric_date(a: int, b: int, y: int) -> str | None:
+    if _two_readings(a, b):
         return None  # "03/04/2026": March or April, by who typed it; asked again (`ambiguous_date`)
     day, month = (a, b) if a > 12 else (b, a)
     try:
@@ -468,7 +479,8 @@ def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), 
     places = [e for e in spec.elements if e.name not in skipped and e.askable and e.format in (None, "text")]
     values: dict[str, str] = _date_range(spec, utterance, [e for e in candidates if e.format == "date"], needed)
     unnamed: list[tuple[str, list[str]]] = []
-    for clause in CLAUSE.split(utterance):
+    clauses = CLAUSE.split(utterance)
+    for clause in clauses:
         found: dict[str, list[str]] = {}
         for element in candidates:
             value = extract_value(element, clause)
@@ -482,7 +494,7 @@ def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), 
             elif not named:
                 unnamed.append((value, names))
     for element in places:
-        found_place = next((p for c in CLAUSE.split(utterance) if (p := _place(element, c))), None)
+        found_place = next((p for c in clauses if (p := _place(element, c))), None)
         if found_place is not None and found_place != asked_value:
             values[element.name] = found_place
     for value, names in unnamed:  # after the named ones: "income is X, and I want Y" gives Y to the other
@@ -515,7 +527,7 @@ def _date_range(spec: CatalogSpec, utterance: str, dates: list[Element],
     wanted = set(needed()) if needed is not None else None
 
     def one(words: frozenset[str]) -> str | None:
-        fits = [e.name for e in dates if set(TOKEN.findall(e.description.lower())) & words]
+        fits = [e.name for e in dates if _description_words(e) & words]
         if len(fits) > 1 and wanted is not None:
             fits = [n for n in fits if n in wanted]
         return fits[0] if len(fits) == 1 else None
@@ -529,12 +541,16 @@ def _plausible(element: Element, value: str) -> bool:
     and today is no date of birth ("can't come in today" gives the first day of the sickness)."""
     if element.format != "date" or not _happened(element):
         return True
-    born = {"birth", "born"} & set(TOKEN.findall(element.description.lower()))
+    born = {"birth", "born"} & _description_words(element)
     return value < date.today().isoformat() if born else value <= date.today().isoformat()
 
 
 def _happened(element: Element) -> bool:
-    return bool(set(TOKEN.findall(element.description.lower())) & PAST)
+    return bool(_description_words(element) & PAST)
+
+
+def _description_words(element: Element) -> set[str]:
+    return set(TOKEN.findall(element.description.lower()))
 
 
 def _may_guess(element: Element, value: str) -> bool:

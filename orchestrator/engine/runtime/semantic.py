@@ -93,23 +93,25 @@ class SemanticClassifier:
         self.owners = np.zeros(0, dtype=np.int32)
         self.weights = np.zeros(0, dtype=np.float32)
         self.matrix = np.zeros((0, 1), dtype=np.float32)
-        self.phrases: list[str] = []
+        self.phrases: list[str] = []  # as written, for showing; embedded normalised
+        self.from_example: list[bool] = []
         self.repair = SpellingRepair(set())
 
     def fit(self, examples: Mapping[str, Sequence[str]], context: Mapping[str, Sequence[str]] | None = None) -> None:
         self.intents = list(dict.fromkeys([*examples, *(context or {})]))
-        phrases: list[tuple[int, float, str]] = []
+        phrases: list[tuple[int, float, str, bool]] = []  # intent, weight, text, is it an example
         for index, intent in enumerate(self.intents):
-            phrases += [(index, 1.0, normalise(t)) for t in examples.get(intent, ()) if t.strip()]
-            phrases += [(index, self.context_weight, normalise(t)) for t in (context or {}).get(intent, ())
-                        if t.strip()]
-        vocabulary = {w for _, _, text in phrases for w in text.split()} | FILLER
+            phrases += [(index, 1.0, t, True) for t in examples.get(intent, ()) if t.strip()]
+            phrases += [(index, self.context_weight, t, False) for t in (context or {}).get(intent, ()) if t.strip()]
+        embedded = [normalise(p[2]) for p in phrases]
+        vocabulary = {w for text in embedded for w in text.split()} | FILLER
         self.repair = SpellingRepair(vocabulary)
         self.owners = np.array([p[0] for p in phrases], dtype=np.int32)
         self.members = [np.flatnonzero(self.owners == index) for index in range(len(self.intents))]
         self.weights = np.array([p[1] for p in phrases], dtype=np.float32)
         self.phrases = [p[2] for p in phrases]
-        self.matrix = self.embed([p[2] for p in phrases]) if phrases else np.zeros((0, 1), dtype=np.float32)
+        self.from_example = [p[3] for p in phrases]
+        self.matrix = self.embed(embedded) if phrases else np.zeros((0, 1), dtype=np.float32)
 
     def rank(self, utterance: str) -> list[IntentGuess]:
         if not self.intents or not self.matrix.shape[0]:
@@ -120,9 +122,10 @@ class SemanticClassifier:
                    for intent, members in zip(self.intents, self.members, strict=True)]
         return sorted(guesses, key=lambda g: -g.score)
 
-    def closest(self, utterance: str) -> dict[str, tuple[str, float]]:
-        """Each intent's phrase closest to `utterance` (normalised, as it was embedded), with its
-        weighted similarity: what the studio shows analysts as the reason for a score."""
+    def closest(self, utterance: str) -> dict[str, tuple[str, float, bool]]:
+        """Each intent's phrase closest to `utterance`, as written, with its weighted similarity and
+        whether it is an example (else the catalog's words): what the studio shows analysts as the
+        reason for a score. An example outweighs a description worded the same."""
         if not self.intents or not self.matrix.shape[0]:
             return {}
         similarity = self._similarity(utterance)
@@ -130,7 +133,7 @@ class SemanticClassifier:
         for intent, members in zip(self.intents, self.members, strict=True):
             if members.size:
                 best = int(members[np.argmax(similarity[members])])
-                found[intent] = (self.phrases[best], float(similarity[best]))
+                found[intent] = (self.phrases[best], float(similarity[best]), self.from_example[best])
         return found
 
     def _similarity(self, utterance: str) -> np.ndarray:

@@ -12,11 +12,10 @@ from __future__ import annotations
 import functools
 import logging
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..catalog.spec import CatalogSpec, Goal
 from ..planning.compile import action_name, goal_operations, operation_name
-from ..planning.planner import Planner, Step, Unsolvable
+from ..planning.planner import Plan, Planner, Step, Unsolvable
 from ..planning.task import ASK
 from .acts import cannot_answer, control_act, recalled_words
 from .explain import answer
@@ -73,6 +72,11 @@ class TurnLog:
 
 # Words in many elements' names that pick no way of running a skill over another.
 GENERIC_WORDS = frozenset("id number name date code type value new old the your my of m1 m2 m3 m4".split())
+
+
+def _noted(given: dict[str, str]) -> str:
+    """ "Noted: your yearly income." for values the user gave unasked (element -> how a sentence names it)."""
+    return "Noted: " + " and ".join(given.values()) + "."
 
 
 class PlannerOrchestrator:
@@ -175,7 +179,7 @@ class PlannerOrchestrator:
             return None
         if state.current is None:
             # a value alone ("07700 900123") is kept for the next request rather than not understood
-            opening = f"Noted: {' and '.join(given.values())}." if given else "Sorry, I did not understand that."
+            opening = _noted(given) if given else "Sorry, I did not understand that."
             log.say(Reply("text", f"{opening} {self.words.help()}"))
             return None
         return "the user said more"
@@ -321,7 +325,7 @@ class PlannerOrchestrator:
                                                           correcting=True)):
             # "I make about 70 grand a year" asked for an SSN: not the answer, but not nothing either
             state.pending = None
-            log.say(Reply("text", "Noted: " + " and ".join(given.values()) + "."))
+            log.say(Reply("text", _noted(given)))
             return "the user gave " + ", ".join(given)
         if value is None:
             if state.fail(ASK, element, limit=ASK_ATTEMPTS):
@@ -493,7 +497,7 @@ class PlannerOrchestrator:
             reason = self._execute(state, step, log)
         log.say(Reply("text", "I have taken many steps without reaching your goal; let me stop here."))
 
-    def _named_route(self, state: SessionState, frame: GoalFrame, result: Any) -> Any:  # a solved plan
+    def _named_route(self, state: SessionState, frame: GoalFrame, result: Plan) -> Plan:
         """The first plan for a request, by the way of running a skill that the request named when
         the cheapest plan runs it another way ("add my son as a driver" adds a driver, though changing
         the address asks less); the cheapest when no plan goes the named way."""
@@ -503,7 +507,7 @@ class PlannerOrchestrator:
                 continue
             words = self._words_of_modes(step.skill)
             named = max(words, key=lambda mode: len(words[mode] & said))
-            if named == step.mode or len(words[named] & said) <= len(words[step.mode] & said):
+            if len(words[named] & said) <= len(words[step.mode] & said):  # the plan's way is named as much
                 continue
             operation = operation_name(step.skill, step.mode)
             frame.avoided += [(action_name(operation, outcome.name), tuple(step.args))
