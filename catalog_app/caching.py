@@ -16,22 +16,14 @@ class Lru(Generic[V]):
         self._items: OrderedDict[Hashable, V] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable) -> V | None:
+    def get_or_build(self, key: Hashable, build: Callable[[], V]) -> V:
         with self._lock:
-            if key not in self._items:
-                return None
-            self._items.move_to_end(key)
-            return self._items[key]
-
-    def put(self, key: Hashable, value: V) -> None:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        value = build()  # outside the lock: building (grounding a catalog) may take a while
         with self._lock:
             self._items[key] = value
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
-
-    def get_or_build(self, key: Hashable, build: Callable[[], V]) -> V:
-        value = self.get(key)
-        if value is None:
-            value = build()  # outside the lock: building (grounding a catalog) may take a while
-            self.put(key, value)
         return value

@@ -36,7 +36,6 @@ from catalog_app.client_ip import client_ip
 from orchestrator.engine.errors import UnknownName
 
 from .chat_selectors import (
-    assistant_by_key,
     assistant_for_chat,
     session_debug,
     session_explain,
@@ -104,16 +103,16 @@ def _serving(assistant: Assistant) -> None:
         raise HttpError(403, f"assistant '{assistant.key}' is not available")
 
 
-def _assistant(key: str, *, for_chat: bool = False) -> Assistant:
-    assistant = (assistant_for_chat if for_chat else assistant_by_key)(key=key)
+def _assistant(key: str) -> Assistant:
+    assistant = assistant_for_chat(key=key)
     if assistant is None or assistant.studio_test:
         raise HttpError(404, f"unknown assistant '{key}'")
     _serving(assistant)
     return assistant
 
 
-def _session(session_id: str, *, for_message: bool = False) -> ChatSession:
-    session = (session_for_message if for_message else session_get)(session_id=session_id)
+def _session(session_id: str) -> ChatSession:
+    session = session_for_message(session_id=session_id)
     if session is None or session.assistant.studio_test:
         raise HttpError(404, f"unknown session '{session_id}'")
     _serving(session.assistant)
@@ -174,7 +173,7 @@ def _limited(response: HttpResponse, *buckets: tuple[str, int]) -> Status | None
 @router.post("/assistants/{key}/sessions", response={201: SessionOut, 403: ErrorOut, 404: ErrorOut, 429: ErrorOut},
              exclude_none=True, summary="Start a conversation with an assistant")
 def session_start(request: HttpRequest, response: HttpResponse, key: str) -> Status:
-    assistant = _assistant(key, for_chat=True)
+    assistant = _assistant(key)
     _check_origin(request, response, assistant)
     rate = settings.CONCERTO_CHAT_RATE
     limited = _limited(response, (f"start:{client_ip(request)}", rate))
@@ -188,7 +187,7 @@ def session_start(request: HttpRequest, response: HttpResponse, key: str) -> Sta
              response={200: RepliesOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut, 429: ErrorOut},
              exclude_none=True, summary="Send a message; the assistant's replies come back")
 def message_send(request: HttpRequest, response: HttpResponse, session_id: str, payload: MessageIn) -> Status:
-    session = _session(session_id, for_message=True)
+    session = _session(session_id)
     _check_origin(request, response, session.assistant)
     rate = settings.CONCERTO_CHAT_RATE
     limited = _limited(response, (f"session:{session.pk}", rate),

@@ -11,8 +11,7 @@ from typing import Any, Literal
 
 from django.db.models import QuerySet
 
-from catalog_app.caching import Lru
-from catalog_app.models import Catalog, CatalogVersion, VersionStatus, Workspace
+from catalog_app.models import Catalog, Workspace
 from catalog_app.planning import version_planner
 from catalog_app.selectors import version_spec
 from orchestrator.engine.errors import UnknownName
@@ -68,34 +67,14 @@ _UNREAD_OF_VERSION = ("frozen_spec", "compiled_domain", "description", "note")
 _VERSION_UNREAD = tuple(f"catalog_version__{name}" for name in _UNREAD_OF_VERSION)
 
 
-# Promoted versions never change (`version_key`): the chat API keeps the ones it ran, per process.
-_promoted: Lru[CatalogVersion] = Lru(256)
-
-
-def _version_for_chat(pk: int) -> CatalogVersion:
-    version = _promoted.get(pk)
-    if version is None:
-        version = CatalogVersion.objects.select_related("catalog").defer(*_UNREAD_OF_VERSION).get(pk=pk)
-        if version.status == VersionStatus.PROMOTED:
-            _promoted.put(pk, version)
-    return version
-
-
 def session_for_message(*, session_id: uuid.UUID | str) -> ChatSession | None:
-    """The session with what a message needs of its assistant (see `_VERSION_UNREAD`).
-
-    Read on every message: the session and its assistant in one query, the (promoted, unchanging)
-    version from this process's memory after its first message.
-    """
+    """The session with what a message needs of its assistant, its version and catalog, in one query
+    that leaves the version's large columns unread (see `_VERSION_UNREAD`). Read on every message."""
     pk = session_uuid(session_id)
     if pk is None:
         return None
-    try:
-        session = ChatSession.objects.select_related("assistant").get(pk=pk)
-    except ChatSession.DoesNotExist:
-        return None
-    session.assistant.catalog_version = _version_for_chat(session.assistant.catalog_version_id)
-    return session
+    return (ChatSession.objects.select_related("assistant__catalog_version__catalog")
+            .defer(*(f"assistant__{name}" for name in _VERSION_UNREAD)).filter(pk=pk).first())
 
 
 def assistant_for_chat(*, key: str) -> Assistant | None:

@@ -38,7 +38,7 @@ from orchestrator.engine.runtime.turns import TurnLog
 
 from .chat_hints import reply_with_hints
 from .chat_runtime import runtime_for
-from .chat_selectors import session_uuid
+from .chat_selectors import session_for_message, session_uuid
 from .models import Assistant, AssistantMode, ChatSession, Message, MessageRole, ShareAudit, TraceEvent, TraceKind
 from .promotion_services import planner_gate
 from .session_vault import PURGED, state_open, state_seal
@@ -227,8 +227,7 @@ def _lease_wait(session_id: uuid.UUID, token: uuid.UUID, client_id: str,
     pause = 0.02
     while True:
         taken = _lease_take(session_id, token)
-        session = (ChatSession.objects.select_related("assistant__catalog_version__catalog")
-                   .filter(pk=session_id).first())
+        session = session_for_message(session_id=session_id)
         if session is None:
             raise SessionNotFound(session_id)
         # A copy of a message whose turn has landed: its replies, whoever holds the lease now.
