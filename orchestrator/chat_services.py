@@ -87,13 +87,18 @@ def origin_normal(value: str) -> str:
     return f"{parts.scheme}://{parts.hostname.lower()}{port}"
 
 
-def _check_runnable(version: CatalogVersion, *, studio_test: bool) -> None:
+def _check_runnable(version: CatalogVersion, *, studio_test: bool, mode: str) -> None:
     """Published assistants run promoted versions only: an edit of a draft must never change what
-    end users get without a promotion. Drafts run in the studio's test chat."""
-    if not studio_test and version.status != VersionStatus.PROMOTED:
+    end users get without a promotion. Drafts run in the studio's test chat. The planner runs only
+    what a gated promotion allows (issue 13)."""
+    if studio_test:
+        return
+    if version.status != VersionStatus.PROMOTED:
         raise SpecError([Issue("version", f"version {version.number} of '{version.catalog.slug}' is a draft; "
                                           "promote it before an assistant runs it (try drafts in the studio's "
                                           "test chat)")])
+    if mode == AssistantMode.PLANNER:
+        planner_gate(version=version)
 
 
 @transaction.atomic
@@ -102,9 +107,7 @@ def assistant_create(*, workspace: Workspace, version: CatalogVersion, key: str,
     """Publish `version` (a promoted one) as an assistant under the publishable `key`."""
     if version.catalog.workspace_id != workspace.pk:
         raise SpecError([Issue("version", f"catalog '{version.catalog.slug}' is not in workspace '{workspace.slug}'")])
-    _check_runnable(version, studio_test=studio_test)
-    if mode == AssistantMode.PLANNER and not studio_test:
-        planner_gate(version=version)  # the planner only through a gated promotion (issue 13)
+    _check_runnable(version, studio_test=studio_test, mode=mode)
     origins = list(dict.fromkeys(origin_normal(o) for o in allowed_origins))
     assistant = Assistant(workspace=workspace, catalog_version=version, key=key, mode=mode, studio_test=studio_test,
                           allowed_origins=origins, name=name or version.title or version.catalog.slug)
@@ -119,9 +122,7 @@ def assistant_set_version(*, assistant: Assistant, version: CatalogVersion) -> A
     if version.catalog_id != assistant.catalog_version.catalog_id:
         raise SpecError([Issue("version", f"the assistant runs catalog '{assistant.catalog_version.catalog.slug}', "
                                           f"not '{version.catalog.slug}'")])
-    _check_runnable(version, studio_test=assistant.studio_test)
-    if assistant.mode == AssistantMode.PLANNER and not assistant.studio_test:
-        planner_gate(version=version)
+    _check_runnable(version, studio_test=assistant.studio_test, mode=assistant.mode)
     assistant.catalog_version = version
     assistant_clean(assistant)
     assistant.save(update_fields=["catalog_version"])
