@@ -51,6 +51,7 @@ from typing import Any
 
 import httpx
 
+from .common import percentile
 from .turns import BANKING_SCRIPTS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,11 +66,6 @@ LEASE_SECONDS = 10
 API = "/api/v1"
 REQUEST_TIMEOUT = 120  # seconds without a status line: the request counts as lost, and is sent again
 SERVER_LOG = ROOT / "var" / "bench-load-gunicorn.log"
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))] if ordered else float("nan")
 
 
 @dataclass

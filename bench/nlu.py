@@ -81,9 +81,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--classifier", choices=("semantic", "tfidf", "both"), default="both")
     options = parser.parse_args(argv)
-    sets = {file: yaml.safe_load((DATA / file).read_text()) for file in ("nlu_heldout.yaml", "nlu_dev.yaml",
-                                                                         "nlu_heldout2.yaml", "nlu_heldout3.yaml",
-                                                                         "nlu_heldout4.yaml")}
+    files = {file for pairs in SETS.values() for _, file in pairs}
+    sets = {file: yaml.safe_load((DATA / file).read_text()) for file in files}
     kinds = ("semantic", "tfidf") if options.classifier == "both" else (options.classifier,)
     if "semantic" in kinds:
         started, before = time.perf_counter(), _rss_mb()

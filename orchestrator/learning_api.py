@@ -26,7 +26,7 @@ from catalog_app.api_base import ErrorOut, studio_auth
 from catalog_app.editing import NotAllowed
 from orchestrator.engine.analysis.trajectory_io import decode_json
 
-from .learning_selectors import refinement_list
+from .learning_selectors import learning_job_get, refinement_list
 from .learning_services import Decision, learning_job_create, refinements_decide, refinements_propose
 from .models import LearningJob, Refinement, SimulationRun
 
@@ -93,8 +93,14 @@ class DecisionOut(Schema):
 
 def _job_out(job: LearningJob) -> dict[str, Any]:
     return {"id": job.pk, "status": job.status, "run": job.run_id, "sessions": job.sessions,
-            "trajectories": job.trajectories_name or ("inline" if job.trajectories is not None else ""),
+            "trajectories": job.trajectories_name or ("inline" if _has_trajectories(job) else ""),
             "proposed": job.proposed, "error": job.error}
+
+
+def _has_trajectories(job: LearningJob) -> bool:
+    # annotated by learning_job_get, which leaves the trajectories unread; a job just created has them
+    annotated = getattr(job, "has_trajectories", None)
+    return annotated if annotated is not None else job.trajectories is not None
 
 
 def _sources(request: HttpRequest, payload: LearnIn) -> tuple[SimulationRun | None, Any]:
@@ -155,7 +161,7 @@ def refinements_job_create(request: HttpRequest, slug: str, payload: LearnIn) ->
             summary="A learning job's status, and how many refinements it queued")
 def refinements_job_get(request: HttpRequest, slug: str, job_id: int) -> dict[str, Any]:
     catalog = api_version(request, slug, None).catalog
-    job = LearningJob.objects.filter(pk=job_id, catalog=catalog).first()
+    job = learning_job_get(catalog=catalog, pk=job_id)
     if job is None:
         raise HttpError(404, f"unknown learning job '{job_id}'")
     return _job_out(job)

@@ -5,17 +5,24 @@ from __future__ import annotations
 from itertools import groupby
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.urls import reverse
 
 from catalog_app.models import Catalog
 
-from .models import Refinement, RefinementStatus
+from .models import LearningJob, Refinement, RefinementStatus
 
 
 def refinement_list(*, catalog: Catalog, status: str | None = RefinementStatus.PENDING) -> QuerySet[Refinement]:
     rows = Refinement.objects.filter(catalog=catalog).select_related("version", "draft", "decided_by")
     return rows.filter(status=status) if status else rows
+
+
+def learning_job_get(*, catalog: Catalog, pk: int) -> LearningJob | None:
+    """A learning job of `catalog`, for its status: the uploaded trajectories (megabytes, perhaps) are
+    left unread, as the progress poll never shows them; `has_trajectories` says whether there were any."""
+    return (LearningJob.objects.filter(pk=pk, catalog=catalog).defer("trajectories")
+            .annotate(has_trajectories=Q(trajectories__isnull=False)).first())
 
 
 def refinement_groups(*, catalog: Catalog) -> list[tuple[str, list[Refinement]]]:

@@ -99,17 +99,18 @@ def trajectory_conversations(*, spec: CatalogSpec, data: Any) -> list[Conversati
     if not samples:
         raise DataError("trajectories", "there are no sequences to learn from")
     skills = {s.name: s for s in spec.skills}
+    modes = {name: skill.mode_names() for name, skill in skills.items()}
     for i, sample in enumerate(samples):
         for j, call in enumerate(sample.calls):
             name, _, mode = call.name.partition(".")
             if name not in skills:
                 continue
-            names = skills[name].mode_names()
+            names = modes[name]
             if (mode and mode not in names) or (not mode and len(names) > 1):
                 raise DataError(f"trajectories[{i}].output[{j}].name",
                                 f"name the mode of skill '{name}' as {name}.MODE with one of: {', '.join(names)}"
                                 if not mode else f"skill '{name}' has no mode '{mode}' (modes: {', '.join(names)})")
-    sole = {name: skill.mode_names()[0] for name, skill in skills.items() if len(skill.mode_names()) == 1}
+    sole = {name: names[0] for name, names in modes.items() if len(names) == 1}
     found = [c for c in (from_trajectory(sample, skills, sole) for sample in samples) if c.calls]
     if not found:
         raise DataError("trajectories", f"no call names a skill of catalog '{spec.catalog}' "

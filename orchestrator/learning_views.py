@@ -24,6 +24,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HTMX_STOP_POLLING
 
 from catalog_app.access import page_version_context, page_workspace
 from catalog_app.editing import NotAllowed
@@ -34,12 +35,10 @@ from orchestrator.engine.errors import ConcertoError
 from orchestrator.engine.learning.refinements import apply_refinements
 
 from .forms import _json_upload
-from .learning_selectors import evidence_links, refinement_groups, refinement_list
+from .learning_selectors import evidence_links, learning_job_get, refinement_groups, refinement_list
 from .learning_services import learning_job_create, refinements_decide
-from .models import Assistant, AssistantMode, LearningJob, RefinementStatus, SimulationRun, SimulationStatus
+from .models import Assistant, AssistantMode, RefinementStatus, SimulationRun, SimulationStatus
 from .promotion_services import assistant_promote_to_planner, policy_set, promotion_report
-
-STOP_POLLING = 286  # htmx: swap this answer in and stop polling
 
 
 def _is_admin(request: HttpRequest, catalog: Any) -> bool:
@@ -74,7 +73,7 @@ def review_page(request: HttpRequest, slug: str) -> HttpResponse:
         "version").order_by("-pk")[:30]
     decided = refinement_list(catalog=catalog, status=None).exclude(status=RefinementStatus.PENDING)[:50]
     job_id = request.GET.get("job", "")
-    job = LearningJob.objects.filter(pk=int(job_id), catalog=catalog).first() if job_id.isdigit() else None
+    job = learning_job_get(catalog=catalog, pk=int(job_id)) if job_id.isdigit() else None
     return render(request, "orchestrator/review/queue.html", {
         **context, "groups": groups, "is_admin": _is_admin(request, catalog), "runs": runs,
         "draft_number": draft_number, "draft_diff": draft_diff, "decided": decided, "job": job})
@@ -85,13 +84,11 @@ def review_page(request: HttpRequest, slug: str) -> HttpResponse:
 def review_job_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """The learning job's status, polled by the review page until the job is finished."""
     catalog = page_version_context(request, slug, "review")["catalog"]
-    job = LearningJob.objects.filter(pk=pk, catalog=catalog).first()
+    job = learning_job_get(catalog=catalog, pk=pk)
     if job is None:
         raise Http404(f"no learning job {pk} for this catalog")
-    response = render(request, "orchestrator/review/queue.html#job-status", {"catalog": catalog, "job": job})
-    if job.finished:
-        response.status_code = STOP_POLLING
-    return response
+    return render(request, "orchestrator/review/queue.html#job-status", {"catalog": catalog, "job": job},
+                  status=HTMX_STOP_POLLING if job.finished else 200)
 
 
 @require_POST

@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HTMX_STOP_POLLING
 from django_htmx.middleware import HtmxDetails
 
 from catalog_app.access import page_version_context, page_workspace
@@ -36,8 +37,6 @@ from .simulation_selectors import (
     scenario_list,
 )
 from .simulation_services import run_cancel, run_create
-
-STOP_POLLING = 286  # htmx: swap this answer in and stop polling
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -96,7 +95,7 @@ def simulation_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         context.update(plots=run_plots([(f"run {run.pk}", run.summary)]), conversations=run_conversations(run=run))
     if request.htmx and not request.htmx.history_restore_request:  # a poll of the progress
         return render(request, "orchestrator/simulations/run.html#status", context,
-                      status=STOP_POLLING if run.finished else 200)
+                      status=HTMX_STOP_POLLING if run.finished else 200)
     return render(request, "orchestrator/simulations/run.html", context)
 
 
@@ -139,7 +138,7 @@ def simulated_conversation_page(request: HtmxHttpRequest, pk: int, index: int) -
                "explained": conversation_explained(conversation=conversation)}
     if request.htmx and not request.htmx.history_restore_request:
         # The inspector polls to follow a live chat; a simulated conversation is over: stop it.
-        return render(request, "orchestrator/sessions/inspector.html#inspector", context, status=STOP_POLLING)
+        return render(request, "orchestrator/sessions/inspector.html#inspector", context, status=HTMX_STOP_POLLING)
     return render(request, "orchestrator/simulations/conversation.html", context)
 
 

@@ -19,6 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HTMX_STOP_POLLING
 from django_htmx.middleware import HtmxDetails
 
 from catalog_app.access import page_version_context, page_workspace
@@ -37,8 +38,6 @@ from .forms import AnalysisUploadForm, PlanCheckForm
 from .models import AnalysisStatus, TrajectoryAnalysis
 from .reports import report_context, report_html
 from .validation_services import analysis_create, analysis_get, analysis_list, plan_validate
-
-STOP_POLLING = 286  # htmx: swap this answer in and stop polling
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -136,7 +135,7 @@ def analysis_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     context = {"analysis": analysis, "can_requeue": can_requeue(analysis=analysis, user=request.user),
                **_report_context(analysis)}
     if request.htmx:  # a poll of the progress bar
-        status = STOP_POLLING if analysis.finished else 200
+        status = HTMX_STOP_POLLING if analysis.finished else 200
         return render(request, "orchestrator/analysis.html#status", context, status=status)
     return render(request, "orchestrator/analysis.html", context)
 

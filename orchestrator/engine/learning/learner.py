@@ -125,9 +125,9 @@ def _inputs(spec: CatalogSpec, calls: list[CallSeen], t: Thresholds) -> list[Ref
                 singling[next(iter(absent))].append(call)
         needed = {x: found for x, found in singling.items() if len(found) >= t.input_singled}
         singled = set(needed)
-        unexplained = [(c, a) for c, a in lacking if a and not (a & set(needed))]
-        if successes < t.input_guess_successes:
-            unexplained = []  # a guess needs a safe set narrowed by several successes
+        # a guess needs a safe set narrowed by several successes
+        unexplained = [(c, a) for c, a in lacking if a and not (a & singled)] \
+            if successes >= t.input_guess_successes else []
         while unexplained:  # the element that alone explains the most remaining rejections
             counts = Counter(x for _, absent in unexplained for x in absent)
             count = max(counts.values())
