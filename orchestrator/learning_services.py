@@ -125,17 +125,27 @@ def _check_run(catalog: Catalog, run: SimulationRun) -> None:
         raise ConcertoError(f"simulation {run.pk} is {run.status}: learn from a finished run", path="run")
 
 
-def refinements_learn(*, catalog: Catalog, run: SimulationRun | None = None, sessions: bool = False,
-                      version: CatalogVersion | None = None, trajectories: Any = None,
-                      ) -> tuple[CatalogVersion, list[Proposal]]:
-    """What the learner proposes from a run, live sessions and/or imported trajectories; nothing is saved."""
+def _check_sources(catalog: Catalog, run: SimulationRun | None, sessions: bool, trajectories: Any) -> None:
     if run is None and not sessions and trajectories is None:
         raise ConcertoError("learn from a simulation run, live sessions, imported trajectories, or several")
     if run is not None:
         _check_run(catalog, run)
-    base = version or (run.version if run is not None else version_latest(catalog=catalog))
+
+
+def _base(catalog: Catalog, run: SimulationRun | None) -> CatalogVersion:
+    """The version learning starts from: the run's, else the catalog's newest."""
+    base = run.version if run is not None else version_latest(catalog=catalog)
     if base is None:
         raise ConcertoError(f"catalog '{catalog.slug}' has no version")
+    return base
+
+
+def refinements_learn(*, catalog: Catalog, run: SimulationRun | None = None, sessions: bool = False,
+                      version: CatalogVersion | None = None, trajectories: Any = None,
+                      ) -> tuple[CatalogVersion, list[Proposal]]:
+    """What the learner proposes from a run, live sessions and/or imported trajectories; nothing is saved."""
+    _check_sources(catalog, run, sessions, trajectories)
+    base = version or _base(catalog, run)
     spec = version_spec(version=base)
     conversations = trajectory_conversations(spec=spec, data=trajectories) if trajectories is not None else []
     if run is not None:
@@ -182,15 +192,9 @@ def learning_job_create(*, catalog: Catalog, user: AbstractBaseUser | None = Non
                         sessions: bool = False, trajectories: Any = None, trajectories_name: str = "",
                         enqueue: bool = True) -> LearningJob:
     """Record a learning request, checked first (the run, the trajectories' format); a worker learns once it commits."""
-    if run is None and not sessions and trajectories is None:
-        raise ConcertoError("learn from a simulation run, live sessions, imported trajectories, or several")
-    if run is not None:
-        _check_run(catalog, run)
-    if trajectories is not None:
-        base = run.version if run is not None else version_latest(catalog=catalog)
-        if base is None:
-            raise ConcertoError(f"catalog '{catalog.slug}' has no version")
-        trajectory_conversations(spec=version_spec(version=base), data=trajectories)  # a bad file is refused now
+    _check_sources(catalog, run, sessions, trajectories)
+    if trajectories is not None:  # a bad file is refused now
+        trajectory_conversations(spec=version_spec(version=_base(catalog, run)), data=trajectories)
     job = LearningJob.objects.create(catalog=catalog, run=run, sessions=sessions, trajectories=trajectories,
                                      trajectories_name=trajectories_name[:200], created_by=user)
     if enqueue:

@@ -44,7 +44,7 @@ def studio_message_post(*, session: ChatSession | None, version: CatalogVersion,
     if session is None:
         session, _ = session_create(assistant=studio_test_assistant(version=version, mode=mode))
     client_id = uuid.uuid4().hex
-    replies = message_post(session_id=session.pk, text=text, client_id=client_id)
+    replies = message_post(session_id=session.pk, text=text, client_id=client_id, known=session)
     position = session.messages.filter(client_id=client_id).values_list("position", flat=True).first()
     events = session.trace.filter(data__turn=position).order_by("position")
     return session, StudioTurn(
