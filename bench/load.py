@@ -326,10 +326,10 @@ def check_database(session_ids: list[str], answered: int) -> list[tuple[str, int
     """(check, sessions or rows looked at, problems found or 'ok') for the sessions of one run."""
     from django.db.models import Count
 
-    from orchestrator.chat_runtime import runtime_for
+    from orchestrator.chat.models import ChatSession, Message, ShareAudit, TraceEvent, TraceKind
+    from orchestrator.chat.runtime import runtime_for
+    from orchestrator.chat.vault import state_open
     from orchestrator.engine.runtime.masking import mask_text, sensitive_values
-    from orchestrator.models import ChatSession, Message, ShareAudit, TraceEvent, TraceKind
-    from orchestrator.session_vault import state_open
 
     sessions = list(ChatSession.objects.filter(pk__in=session_ids).select_related("assistant"))
     gaps, traces_bad, leased, unopened, leaks = [], [], [], [], []

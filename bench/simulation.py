@@ -63,7 +63,7 @@ def _rows(conversations: int, full: int, backend: str) -> list[dict[str, Any]]:
 
     from catalog_app.services import catalog_import, workspace_get_or_create_default
     from orchestrator.engine.catalog.spec_io import load_catalog
-    from orchestrator.simulation_services import scenario_save
+    from orchestrator.simulation.services import scenario_save
 
     workspace = workspace_get_or_create_default()
     version = catalog_import(workspace=workspace, spec=load_catalog(BANKING.read_text()))
@@ -82,7 +82,7 @@ def _rows(conversations: int, full: int, backend: str) -> list[dict[str, Any]]:
 
 
 def _run(workspace: Any, version: Any, conversations: int, seed: int) -> Any:
-    from orchestrator.simulation_services import run_create
+    from orchestrator.simulation.services import run_create
 
     return run_create(workspace=workspace, version=version, scenario="realistic", conversations=conversations,
                       seed=seed, enqueue=False)
@@ -96,7 +96,7 @@ def _row(backend: str, workers: str, run: Any, seconds: float, **extra: Any) -> 
 
 
 def _in_process(workspace: Any, version: Any, conversations: int, backend: str) -> dict[str, Any]:
-    from orchestrator.simulation_services import run_execute
+    from orchestrator.simulation.services import run_execute
 
     run_execute(run_id=_run(workspace, version, 10, seed=999).pk)  # warm: Fast Downward's first call
     run = _run(workspace, version, conversations, seed=1)
@@ -109,7 +109,7 @@ def _on_workers(workspace: Any, version: Any, conversations: int, workers: int, 
                 backend: str) -> dict[str, Any]:
     from celery import Celery
 
-    from orchestrator.models import SimulationRun
+    from orchestrator.simulation.models import SimulationRun
 
     queue = f"bench-{uuid.uuid4().hex[:8]}"
     env = {**os.environ, "DATABASE_URL": url, "CELERY_BROKER_URL": broker}
@@ -140,7 +140,7 @@ def _on_workers(workspace: Any, version: Any, conversations: int, workers: int, 
 
 
 def _send_and_wait(client: Any, queue: str, run_id: int, timeout: float = 1200.0) -> None:
-    from orchestrator.models import SimulationRun
+    from orchestrator.simulation.models import SimulationRun
 
     client.send_task("orchestrator.tasks.simulation_start", args=[run_id], queue=queue)
     deadline = time.monotonic() + timeout
@@ -154,7 +154,7 @@ def _send_and_wait(client: Any, queue: str, run_id: int, timeout: float = 1200.0
 def _where_time_goes(workspace: Any, version: Any, conversations: int, backend: str) -> dict[str, Any]:
     """An in-process run with its parts timed: conversations (planning apart) and database writes."""
     from catalog_app.planning import version_planner
-    from orchestrator import simulation_services as services
+    from orchestrator.simulation import services as services
 
     spent = {"simulate": 0.0, "store": 0.0}
     simulate, store = services.simulate_conversation, services._store

@@ -2,7 +2,7 @@
 
     python -m bench.turns [--repeat 5] [--skills 200] [--conversations 10]
 
-Every turn goes through `orchestrator.chat_services.message_post`, as the API calls it: lease
+Every turn goes through `orchestrator.chat.services.message_post`, as the API calls it: lease
 the session, load the state, NLU, planning (Fast Downward), bookkeeping, masking, saving the
 state, transcript, trace and audit rows. The database is a throwaway copy of the configured one
 (`DATABASE_URL`, else SQLite in a temporary file), created and dropped by the benchmark.
@@ -81,7 +81,7 @@ class Timer:
         self.engine: list[float] = []
 
     def install(self) -> None:
-        from orchestrator import chat_services
+        from orchestrator.chat import services as chat_services
 
         real = chat_services.runtime_for
 
@@ -104,7 +104,7 @@ class Timer:
 
 def _converse(assistant: Any, script: Script) -> list[float]:
     """One conversation; the wall time of each message_post, in ms."""
-    from orchestrator.chat_services import message_post, session_create
+    from orchestrator.chat.services import message_post, session_create
 
     session, replies = session_create(assistant=assistant)
     times = []
@@ -160,8 +160,7 @@ def _subjects(repeat: int, skills: int, conversations: int) -> list[Subject]:
         version_promote,
         workspace_get_or_create_default,
     )
-    from orchestrator.assistant_services import studio_test_assistant
-    from orchestrator.chat_services import assistant_create
+    from orchestrator.assistants.services import assistant_create, studio_test_assistant
     from orchestrator.engine.catalog.spec_io import load_catalog
     from orchestrator.engine.catalog.synthetic import synthetic_catalog
 

@@ -21,11 +21,11 @@ from .errors import DATABASE_DOWN, RETRY_AFTER_SECONDS, UNAVAILABLE, SafeParser,
 api = NinjaAPI(title="Concerto API", version="1", urls_namespace="api", docs_url="/docs", parser=SafeParser())
 
 api.add_router("/catalogs", catalog_router)
-api.add_router("/catalogs", "orchestrator.simulation_api.router")  # /catalogs/{slug}/simulations
-api.add_router("/catalogs", "orchestrator.learning_api.router")  # /catalogs/{slug}/refinements
-api.add_router("/validation", "orchestrator.api.router")
-api.add_router("", "orchestrator.chat_api.router")  # the chat widget: /assistants/..., /sessions/...
-api.add_router("/assistants", "orchestrator.assistant_api.router")  # publishing (admins)
+api.add_router("/catalogs", "orchestrator.simulation.api.router")  # /catalogs/{slug}/simulations
+api.add_router("/catalogs", "orchestrator.learning.api.router")  # /catalogs/{slug}/refinements
+api.add_router("/validation", "orchestrator.validation.api.router")
+api.add_router("", "orchestrator.chat.api.router")  # the chat widget: /assistants/..., /sessions/...
+api.add_router("/assistants", "orchestrator.assistants.api.router")  # publishing (admins)
 
 
 def _error(request: HttpRequest, status: int, detail: str, issues: Iterable[Issue] = ()) -> HttpResponse:

@@ -3,7 +3,7 @@
 Read by the Dockerfile's command, docker-compose.yml's `web` and `python -m bench --only load`.
 Threaded workers (gthread): a chat turn waiting on a slow skill (up to CONCERTO_SKILL_TIMEOUT x 2
 attempts) holds one thread, not a whole process, so other conversations go on; the turn holds no
-database transaction while it waits (`orchestrator.chat_services`). Processes give the CPU
+database transaction while it waits (`orchestrator.chat.services`). Processes give the CPU
 parallelism (Python runs one thread at a time per process): about one per core, plus one.
 
 Each thread keeps its own database connection when CONN_MAX_AGE > 0: WEB_CONCURRENCY x

@@ -228,7 +228,7 @@ CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 # Hosts skill endpoints may reach: names or "*.example.com"; empty means any public host. Private
 # and loopback addresses are refused (server-side request forgery) unless explicitly allowed.
 CONCERTO_SKILL_HOSTS = env.list("CONCERTO_SKILL_HOSTS", default=[])
-# Fernet keys that seal chat session state at rest (`orchestrator.session_vault`): the first
+# Fernet keys that seal chat session state at rest (`orchestrator.chat.vault`): the first
 # encrypts, all decrypt. Unset: one key derived from SECRET_KEY. Make one with
 # `python -c "from cryptography.fernet import Fernet; print(Fernet.generate_key().decode())"`.
 CONCERTO_STATE_KEYS = env.list("CONCERTO_STATE_KEYS", default=[])
@@ -236,7 +236,7 @@ CONCERTO_SKILL_ALLOW_PRIVATE = env.bool("CONCERTO_SKILL_ALLOW_PRIVATE", default=
 CONCERTO_SKILL_TIMEOUT = env.float("CONCERTO_SKILL_TIMEOUT", default=10.0)  # seconds per HTTP skill call
 # Chat messages per minute, per session and per client address (session creations per address).
 CONCERTO_CHAT_RATE = env.int("CONCERTO_CHAT_RATE", default=30)
-# A message leases its session while its turn runs (`chat_services`): longer than a turn with a few
+# A message leases its session while its turn runs (`orchestrator.chat.services`): longer than a turn with a few
 # slow skills takes (each up to CONCERTO_SKILL_TIMEOUT x 2 attempts), since a turn whose lease lapsed
 # may be overtaken; it is also how long a worker killed mid-turn keeps its session busy.
 CONCERTO_CHAT_LEASE_SECONDS = env.float("CONCERTO_CHAT_LEASE_SECONDS", default=120.0)

@@ -13,9 +13,9 @@ class OrchestratorConfig(AppConfig):
     def ready(self) -> None:
         # Promotion lives in catalog_app, which may not import the orchestrator: the gate is handed to it.
         from catalog_app.promotion_gates import gate_register
+        from orchestrator.assistants.promotion import simulation_gate
 
         from . import checks  # noqa: F401 (registers the deployment checks)
-        from .promotion_services import simulation_gate
 
         gate_register("simulation", simulation_gate)
 

@@ -24,18 +24,17 @@ from catalog_app.access import api_workspace
 from catalog_app.api_base import ErrorOut, at_field, studio_auth
 from catalog_app.models import Role, Workspace
 from catalog_app.selectors import catalog_get, version_get, workspace_role
-from orchestrator.engine.errors import UnknownName
-
-from .assistant_services import (
+from orchestrator.assistants.models import Assistant
+from orchestrator.assistants.selectors import assistant_list
+from orchestrator.assistants.services import (
     assistant_publish,
     assistant_rotate_key,
     assistant_set_enabled,
     assistant_set_origins,
+    assistant_set_version,
     assistant_update,
 )
-from .chat_selectors import assistant_list
-from .chat_services import assistant_set_version
-from .models import Assistant
+from orchestrator.engine.errors import UnknownName
 
 router = Router(tags=["assistants"], auth=studio_auth())
 

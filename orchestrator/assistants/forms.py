@@ -7,8 +7,7 @@ from typing import Any
 from django import forms
 
 from catalog_app.models import CatalogVersion
-
-from .models import AssistantMode
+from orchestrator.modes import AssistantMode
 
 
 def _origins(text: str) -> list[str]:

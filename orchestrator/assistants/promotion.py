@@ -20,11 +20,12 @@ from catalog_app.editing import EditRefused, NotAllowed, version_promote_checked
 from catalog_app.models import Catalog, CatalogVersion, Role, VersionStatus
 from catalog_app.planning import version_planner
 from catalog_app.selectors import version_spec, workspace_role
+from orchestrator.assistants.models import Assistant, PromotionPolicy
 from orchestrator.engine.catalog.spec import CatalogSpec
 from orchestrator.engine.errors import ConcertoError
 from orchestrator.engine.planning.compile import compile_catalog
-
-from .models import Assistant, AssistantMode, PromotionPolicy, SimulationRun, SimulationStatus
+from orchestrator.modes import AssistantMode
+from orchestrator.simulation.models import SimulationRun, SimulationStatus
 
 
 @dataclass

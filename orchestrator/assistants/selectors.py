@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from catalog_app.models import Catalog, CatalogVersion, VersionStatus
+from catalog_app.models import Catalog, CatalogVersion, VersionStatus, Workspace
+from orchestrator.assistants.models import Assistant
 
-from .models import Assistant
+
+def assistant_list(*, workspace: Workspace) -> QuerySet[Assistant]:
+    """Every assistant of the workspace, the studio's test assistants included."""
+    return Assistant.objects.filter(workspace=workspace).select_related("catalog_version__catalog").order_by("key")
 
 
 def assistant_list_for_catalog(*, catalog: Catalog) -> QuerySet[Assistant]:

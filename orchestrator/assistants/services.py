@@ -1,27 +1,93 @@
 """Writes of publishing: turn an assistant off and on, rotate its key, change its origins, and
 the studio's test assistants that let an analyst talk to a draft without publishing it.
 
-Creating an assistant and moving it to another version are `chat_services.assistant_create` and
-`assistant_set_version` (they enforce "published assistants run promoted versions only").
+Creating an assistant and moving it to another version (`assistant_create`, `assistant_set_version`)
+enforce "published assistants run promoted versions only".
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable
+from urllib.parse import urlsplit
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 
-from catalog_app.models import Catalog, CatalogVersion
+from catalog_app.models import Catalog, CatalogVersion, VersionStatus, Workspace
+from orchestrator.assistants.models import Assistant
+from orchestrator.assistants.promotion import planner_gate
+from orchestrator.assistants.selectors import version_promoted_latest
 from orchestrator.engine.errors import Issue, SpecError
-
-from .assistant_selectors import version_promoted_latest
-from .chat_services import assistant_clean, assistant_create, assistant_set_version, origin_normal
-from .models import Assistant, AssistantMode
-from .promotion_services import planner_gate
+from orchestrator.modes import AssistantMode
 
 KEY_SUFFIX_BYTES = 6  # 12 hex digits: a rotated key cannot be guessed from the old one
+
+
+# --- creating and moving ------------------------------------------------------------------------------------
+
+
+def origin_normal(value: str) -> str:
+    """`https://Shop.example.com/` -> `https://shop.example.com`: the form browsers send in `Origin`."""
+    parts = urlsplit(value.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") or parts.query:
+        raise SpecError([Issue("allowed_origins", f"'{value}' is not an origin such as https://shop.example.com")])
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme}://{parts.hostname.lower()}{port}"
+
+
+def _check_runnable(version: CatalogVersion, *, studio_test: bool, mode: str) -> None:
+    """Published assistants run promoted versions only: an edit of a draft must never change what
+    end users get without a promotion. Drafts run in the studio's test chat. The planner runs only
+    what a gated promotion allows (issue 13)."""
+    if studio_test:
+        return
+    if version.status != VersionStatus.PROMOTED:
+        raise SpecError([Issue("version", f"version {version.number} of '{version.catalog.slug}' is a draft; "
+                                          "promote it before an assistant runs it (try drafts in the studio's "
+                                          "test chat)")])
+    if mode == AssistantMode.PLANNER:
+        planner_gate(version=version)
+
+
+@transaction.atomic
+def assistant_create(*, workspace: Workspace, version: CatalogVersion, key: str, mode: str = AssistantMode.PLANNER,
+                     allowed_origins: Iterable[str] = (), name: str = "", studio_test: bool = False) -> Assistant:
+    """Publish `version` (a promoted one) as an assistant under the publishable `key`."""
+    if version.catalog.workspace_id != workspace.pk:
+        raise SpecError([Issue("version", f"catalog '{version.catalog.slug}' is not in workspace '{workspace.slug}'")])
+    _check_runnable(version, studio_test=studio_test, mode=mode)
+    origins = list(dict.fromkeys(origin_normal(o) for o in allowed_origins))
+    assistant = Assistant(workspace=workspace, catalog_version=version, key=key, mode=mode, studio_test=studio_test,
+                          allowed_origins=origins, name=name or version.title or version.catalog.slug)
+    assistant_clean(assistant)
+    assistant.save()
+    return assistant
+
+
+@transaction.atomic
+def assistant_set_version(*, assistant: Assistant, version: CatalogVersion) -> Assistant:
+    """Point an assistant at another promoted version of its catalog; running sessions go on with it."""
+    if version.catalog_id != assistant.catalog_version.catalog_id:
+        raise SpecError([Issue("version", f"the assistant runs catalog '{assistant.catalog_version.catalog.slug}', "
+                                          f"not '{version.catalog.slug}'")])
+    _check_runnable(version, studio_test=assistant.studio_test, mode=assistant.mode)
+    assistant.catalog_version = version
+    assistant_clean(assistant)
+    assistant.save(update_fields=["catalog_version"])
+    return assistant
+
+
+def assistant_clean(assistant: Assistant) -> None:
+    try:
+        assistant.full_clean(exclude=["workspace", "catalog_version"])
+    except ValidationError as exc:
+        raise SpecError([Issue(field, message) for field, messages in exc.message_dict.items()
+                         for message in messages]) from None
+
+
+# --- keys, origins, switches ---
 
 
 def assistant_new_key(*, name: str) -> str:

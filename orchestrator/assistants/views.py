@@ -20,13 +20,17 @@ from django.views.decorators.http import require_GET, require_POST
 from catalog_app.access import page_version_context, page_workspace
 from catalog_app.models import Catalog, Role
 from catalog_app.selectors import catalog_get, workspace_role
+from orchestrator.assistants.forms import OriginsForm, PublishForm
+from orchestrator.assistants.models import Assistant
+from orchestrator.assistants.selectors import assistant_list_for_catalog, version_promoted_list
+from orchestrator.assistants.services import (
+    assistant_publish,
+    assistant_rotate_key,
+    assistant_set_enabled,
+    assistant_set_origins,
+    assistant_set_version,
+)
 from orchestrator.engine.errors import ConcertoError, UnknownName
-
-from .assistant_forms import OriginsForm, PublishForm
-from .assistant_selectors import assistant_list_for_catalog, version_promoted_list
-from .assistant_services import assistant_publish, assistant_rotate_key, assistant_set_enabled, assistant_set_origins
-from .chat_services import assistant_set_version
-from .models import Assistant
 
 TEMPLATE = "orchestrator/assistants.html"
 

@@ -33,9 +33,9 @@ from pydantic import ConfigDict, Field
 from catalog_app.access import api_workspace
 from catalog_app.api_base import ErrorOut, studio_auth
 from catalog_app.client_ip import client_ip
-from orchestrator.engine.errors import UnknownName
-
-from .chat_selectors import (
+from orchestrator.assistants.models import Assistant
+from orchestrator.chat.models import ChatSession
+from orchestrator.chat.selectors import (
     assistant_for_chat,
     session_debug,
     session_explain,
@@ -43,7 +43,7 @@ from .chat_selectors import (
     session_get,
     session_public,
 )
-from .chat_services import (
+from orchestrator.chat.services import (
     MAX_CLIENT_ID_CHARS,
     MAX_MESSAGE_CHARS,
     MessageInvalid,
@@ -51,8 +51,8 @@ from .chat_services import (
     message_post,
     session_create,
 )
-from .models import Assistant, ChatSession
-from .session_vault import session_end
+from orchestrator.chat.vault import session_end
+from orchestrator.engine.errors import UnknownName
 
 router = Router(tags=["chat"])
 log = logging.getLogger(__name__)

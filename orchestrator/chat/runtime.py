@@ -16,14 +16,14 @@ from django.conf import settings
 
 from catalog_app.planning import version_planner
 from catalog_app.selectors import version_spec
+from orchestrator.assistants.models import Assistant
 from orchestrator.engine.catalog.spec import CatalogSpec
 from orchestrator.engine.runtime.http_adapter import HttpApiSkills
 from orchestrator.engine.runtime.s3 import S3Orchestrator
 from orchestrator.engine.runtime.skill_http import EndpointPolicy, HttpSkills
 from orchestrator.engine.runtime.skills import Invokers, SimulatedSkills
 from orchestrator.engine.runtime.turns import PlannerOrchestrator
-
-from .models import Assistant, AssistantMode
+from orchestrator.modes import AssistantMode
 
 _http: dict[tuple, HttpSkills] = {}
 _lock = threading.Lock()

@@ -9,17 +9,15 @@ from __future__ import annotations
 import uuid
 from typing import Any, Literal
 
-from django.db.models import QuerySet
-
 from catalog_app.models import Catalog, Workspace
 from catalog_app.planning import version_planner
 from catalog_app.selectors import version_spec
+from orchestrator.assistants.models import Assistant
+from orchestrator.chat.models import ChatSession, TraceKind
+from orchestrator.chat.vault import state_open, state_or_empty
 from orchestrator.engine.errors import UnknownName
 from orchestrator.engine.runtime.explain import how_item, how_text, what, why
 from orchestrator.engine.runtime.masking import MASK, scrubber_for, sensitive_values
-
-from .models import Assistant, ChatSession, TraceKind
-from .session_vault import state_open, state_or_empty
 
 RECENT_SESSIONS = 20
 
@@ -35,10 +33,6 @@ def assistant_for_catalog(*, catalog: Catalog, key: str | None = None) -> Assist
     if key is not None:
         assistants = assistants.filter(key=key)
     return assistants.order_by("key").first()
-
-
-def assistant_list(*, workspace: Workspace) -> QuerySet[Assistant]:
-    return Assistant.objects.filter(workspace=workspace).select_related("catalog_version__catalog").order_by("key")
 
 
 def session_uuid(session_id: uuid.UUID | str) -> uuid.UUID | None:

@@ -1,4 +1,4 @@
-"""Writes of live assistants and their conversations: publish, start a session, post a message.
+"""Writes of conversations with live assistants: start a session, post a message.
 
 A message takes the session's lease (`lease_token`, `lease_until`: one conditional UPDATE), runs
 its turn with no database transaction open (skill calls may be slow), then writes the turn in one
@@ -10,38 +10,33 @@ SessionBusy (the API's 409 with Retry-After). A lease lapses after CONCERTO_CHAT
 so a worker killed mid-turn blocks its session that long at most; a turn whose lease lapsed and
 was taken over writes nothing.
 Transcripts and traces are stored with the values of sensitive elements masked; the session
-state keeps them (the runtime must send them on), encrypted at rest (`session_vault`).
+state keeps them (the runtime must send them on), encrypted at rest (`vault`).
 """
 
 from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
-from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Exists, Q
 from django.utils import timezone
 
-from catalog_app.models import CatalogVersion, VersionStatus, Workspace
+from orchestrator.assistants.models import Assistant
+from orchestrator.chat.hints import reply_with_hints
+from orchestrator.chat.models import ChatSession, Message, MessageRole, ShareAudit, TraceEvent, TraceKind
+from orchestrator.chat.runtime import runtime_for
+from orchestrator.chat.selectors import session_for_message, session_uuid
+from orchestrator.chat.vault import PURGED, state_open, state_seal
 from orchestrator.engine.catalog.spec import CatalogSpec
-from orchestrator.engine.errors import ConcertoError, Issue, SpecError
+from orchestrator.engine.errors import ConcertoError
 from orchestrator.engine.runtime.masking import Scrubber, mask_text, scrubber_for, sensitive_values
 from orchestrator.engine.runtime.nlu import control_act
 from orchestrator.engine.runtime.session import SessionState
 from orchestrator.engine.runtime.turns import TurnLog
-
-from .chat_hints import reply_with_hints
-from .chat_runtime import runtime_for
-from .chat_selectors import session_for_message, session_uuid
-from .models import Assistant, AssistantMode, ChatSession, Message, MessageRole, ShareAudit, TraceEvent, TraceKind
-from .promotion_services import planner_gate
-from .session_vault import PURGED, state_open, state_seal
 
 MAX_MESSAGE_CHARS = 2000
 
@@ -73,68 +68,6 @@ class ClientIdInvalid(MessageInvalid):
 
 
 MAX_CLIENT_ID_CHARS = 64
-
-
-# --- assistants ------------------------------------------------------------------------------------
-
-
-def origin_normal(value: str) -> str:
-    """`https://Shop.example.com/` -> `https://shop.example.com`: the form browsers send in `Origin`."""
-    parts = urlsplit(value.strip())
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") or parts.query:
-        raise SpecError([Issue("allowed_origins", f"'{value}' is not an origin such as https://shop.example.com")])
-    port = f":{parts.port}" if parts.port else ""
-    return f"{parts.scheme}://{parts.hostname.lower()}{port}"
-
-
-def _check_runnable(version: CatalogVersion, *, studio_test: bool, mode: str) -> None:
-    """Published assistants run promoted versions only: an edit of a draft must never change what
-    end users get without a promotion. Drafts run in the studio's test chat. The planner runs only
-    what a gated promotion allows (issue 13)."""
-    if studio_test:
-        return
-    if version.status != VersionStatus.PROMOTED:
-        raise SpecError([Issue("version", f"version {version.number} of '{version.catalog.slug}' is a draft; "
-                                          "promote it before an assistant runs it (try drafts in the studio's "
-                                          "test chat)")])
-    if mode == AssistantMode.PLANNER:
-        planner_gate(version=version)
-
-
-@transaction.atomic
-def assistant_create(*, workspace: Workspace, version: CatalogVersion, key: str, mode: str = AssistantMode.PLANNER,
-                     allowed_origins: Iterable[str] = (), name: str = "", studio_test: bool = False) -> Assistant:
-    """Publish `version` (a promoted one) as an assistant under the publishable `key`."""
-    if version.catalog.workspace_id != workspace.pk:
-        raise SpecError([Issue("version", f"catalog '{version.catalog.slug}' is not in workspace '{workspace.slug}'")])
-    _check_runnable(version, studio_test=studio_test, mode=mode)
-    origins = list(dict.fromkeys(origin_normal(o) for o in allowed_origins))
-    assistant = Assistant(workspace=workspace, catalog_version=version, key=key, mode=mode, studio_test=studio_test,
-                          allowed_origins=origins, name=name or version.title or version.catalog.slug)
-    assistant_clean(assistant)
-    assistant.save()
-    return assistant
-
-
-@transaction.atomic
-def assistant_set_version(*, assistant: Assistant, version: CatalogVersion) -> Assistant:
-    """Point an assistant at another promoted version of its catalog; running sessions go on with it."""
-    if version.catalog_id != assistant.catalog_version.catalog_id:
-        raise SpecError([Issue("version", f"the assistant runs catalog '{assistant.catalog_version.catalog.slug}', "
-                                          f"not '{version.catalog.slug}'")])
-    _check_runnable(version, studio_test=assistant.studio_test, mode=assistant.mode)
-    assistant.catalog_version = version
-    assistant_clean(assistant)
-    assistant.save(update_fields=["catalog_version"])
-    return assistant
-
-
-def assistant_clean(assistant: Assistant) -> None:
-    try:
-        assistant.full_clean(exclude=["workspace", "catalog_version"])
-    except ValidationError as exc:
-        raise SpecError([Issue(field, message) for field, messages in exc.message_dict.items()
-                         for message in messages]) from None
 
 
 # --- sessions --------------------------------------------------------------------------------------

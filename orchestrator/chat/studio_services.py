@@ -1,7 +1,7 @@
 """The studio's test chat: talk to the version being edited (a draft) without publishing it.
 
-Same runtime and session storage as live chat (`chat_services`): a test session belongs to the
-version's hidden test assistant (`assistant_services.studio_test_assistant`), so it is marked as
+Same runtime and session storage as live chat (`services`): a test session belongs to the
+version's hidden test assistant (`assistants.services.studio_test_assistant`), so it is marked as
 a test session everywhere and never served by the public API.
 """
 
@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from catalog_app.models import CatalogVersion
-
-from .assistant_services import studio_test_assistant
-from .chat_hints import reply_with_hints
-from .chat_runtime import runtime_for
-from .chat_services import message_post, session_create
-from .models import AssistantMode, ChatSession, TraceKind
+from orchestrator.assistants.services import studio_test_assistant
+from orchestrator.chat.hints import reply_with_hints
+from orchestrator.chat.models import ChatSession, TraceKind
+from orchestrator.chat.runtime import runtime_for
+from orchestrator.chat.services import message_post, session_create
+from orchestrator.modes import AssistantMode
 
 
 @dataclass

@@ -16,11 +16,11 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
 from catalog_app.access import page_version_context, page_workspace
+from orchestrator.chat.models import ChatSession
+from orchestrator.chat.selectors import session_explain, session_get
+from orchestrator.chat.studio_services import studio_greeting, studio_message_post
 from orchestrator.engine.errors import ConcertoError
-
-from .chat_selectors import session_explain, session_get
-from .models import AssistantMode, ChatSession
-from .studio_chat_services import studio_greeting, studio_message_post
+from orchestrator.modes import AssistantMode
 
 TEMPLATE = "orchestrator/studio_chat/panel.html"
 

@@ -26,10 +26,9 @@ from django.db import transaction
 from django.db.models import DurationField, ExpressionWrapper, F
 from django.utils import timezone
 
+from orchestrator.chat.models import ChatSession
 from orchestrator.engine.errors import ConcertoError
 from orchestrator.engine.runtime.session import SessionState
-
-from .models import ChatSession
 
 PURGED = {"purged": True}
 

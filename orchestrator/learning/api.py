@@ -25,10 +25,10 @@ from catalog_app.access import api_version, api_workspace
 from catalog_app.api_base import ErrorOut, studio_auth
 from catalog_app.editing import NotAllowed
 from orchestrator.engine.analysis.trajectory_io import decode_json
-
-from .learning_selectors import learning_job_get, refinement_list
-from .learning_services import Decision, learning_job_create, refinements_decide, refinements_propose
-from .models import LearningJob, Refinement, SimulationRun
+from orchestrator.learning.models import LearningJob, Refinement
+from orchestrator.learning.selectors import learning_job_get, refinement_list
+from orchestrator.learning.services import Decision, learning_job_create, refinements_decide, refinements_propose
+from orchestrator.simulation.models import SimulationRun
 
 router = Router(tags=["refinements"], auth=studio_auth())
 

@@ -9,8 +9,7 @@ from django.db.models import Q, QuerySet
 from django.urls import reverse
 
 from catalog_app.models import Catalog
-
-from .models import LearningJob, Refinement, RefinementStatus
+from orchestrator.learning.models import LearningJob, Refinement, RefinementStatus
 
 
 def refinement_list(*, catalog: Catalog, status: str | None = RefinementStatus.PENDING) -> QuerySet[Refinement]:

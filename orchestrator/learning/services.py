@@ -26,6 +26,8 @@ from catalog_app.models import Catalog, CatalogVersion, Role
 from catalog_app.planning import version_planner
 from catalog_app.selectors import version_latest, version_spec, workspace_role
 from catalog_app.services import version_create_draft
+from orchestrator.chat.models import ChatSession
+from orchestrator.chat.vault import state_or_empty
 from orchestrator.engine.analysis.trajectory_io import DataError, load_samples
 from orchestrator.engine.catalog.diff import Change, diff_catalogs
 from orchestrator.engine.catalog.spec import CatalogSpec
@@ -37,18 +39,9 @@ from orchestrator.engine.learning.refinements import Refinement as Proposal
 from orchestrator.engine.learning.refinements import apply_refinements
 from orchestrator.engine.learning.retarget import scenario_retargeted
 from orchestrator.engine.simulation.scenario import parse_scenario
-
-from .models import (
-    ChatSession,
-    LearningJob,
-    Refinement,
-    RefinementStatus,
-    SimulationRun,
-    SimulationScenario,
-    SimulationStatus,
-)
-from .session_vault import state_or_empty
-from .simulation_services import scenario_save
+from orchestrator.learning.models import LearningJob, Refinement, RefinementStatus
+from orchestrator.simulation.models import SimulationRun, SimulationScenario, SimulationStatus
+from orchestrator.simulation.services import scenario_save
 
 logger = logging.getLogger(__name__)
 
@@ -198,7 +191,7 @@ def learning_job_create(*, catalog: Catalog, user: AbstractBaseUser | None = Non
     job = LearningJob.objects.create(catalog=catalog, run=run, sessions=sessions, trajectories=trajectories,
                                      trajectories_name=trajectories_name[:200], created_by=user)
     if enqueue:
-        from .tasks import learning_job_run  # the task module imports this one
+        from orchestrator.learning.tasks import learning_job_run  # the task module imports this one
 
         transaction.on_commit(lambda: learning_job_run.delay(job.pk))
     return job

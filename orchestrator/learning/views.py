@@ -30,15 +30,17 @@ from catalog_app.access import page_version_context, page_workspace
 from catalog_app.editing import NotAllowed
 from catalog_app.models import Role
 from catalog_app.selectors import version_get, version_spec, workspace_role
+from orchestrator.assistants.models import Assistant
+from orchestrator.assistants.promotion import assistant_promote_to_planner, policy_set, promotion_report
 from orchestrator.engine.catalog.diff import diff_catalogs
 from orchestrator.engine.errors import ConcertoError
 from orchestrator.engine.learning.refinements import apply_refinements
-
-from .forms import _json_upload
-from .learning_selectors import evidence_links, learning_job_get, refinement_groups, refinement_list
-from .learning_services import learning_job_create, refinements_decide
-from .models import Assistant, AssistantMode, RefinementStatus, SimulationRun, SimulationStatus
-from .promotion_services import assistant_promote_to_planner, policy_set, promotion_report
+from orchestrator.learning.models import RefinementStatus
+from orchestrator.learning.selectors import evidence_links, learning_job_get, refinement_groups, refinement_list
+from orchestrator.learning.services import learning_job_create, refinements_decide
+from orchestrator.modes import AssistantMode
+from orchestrator.simulation.models import SimulationRun, SimulationStatus
+from orchestrator.validation.forms import json_upload
 
 
 def _is_admin(request: HttpRequest, catalog: Any) -> bool:
@@ -102,7 +104,7 @@ def review_learn_view(request: HttpRequest, slug: str) -> HttpResponse:
         run = SimulationRun.objects.filter(pk=int(run_id), workspace=page_workspace(request)).first()
     upload = request.FILES.get("trajectories")
     try:
-        trajectories = _json_upload(upload, "the trajectories file") if upload is not None else None
+        trajectories = json_upload(upload, "the trajectories file") if upload is not None else None
         job = learning_job_create(catalog=catalog, user=request.user, run=run,
                                   sessions=request.POST.get("sessions") == "on", trajectories=trajectories,
                                   trajectories_name=upload.name if upload is not None else "")

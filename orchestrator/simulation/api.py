@@ -26,10 +26,9 @@ from pydantic import ConfigDict, Field
 from catalog_app.access import api_version, api_workspace
 from catalog_app.api_base import ErrorOut, studio_auth
 from orchestrator.engine.errors import ConcertoError, Issue, SpecError, UnknownName
-
-from .models import SimulationRun
-from .simulation_selectors import conversation_get, run_get, run_list, scenario_list
-from .simulation_services import run_cancel, run_create, scenario_save
+from orchestrator.simulation.models import SimulationRun
+from orchestrator.simulation.selectors import conversation_get, run_get, run_list, scenario_list
+from orchestrator.simulation.services import run_cancel, run_create, scenario_save
 
 router = Router(tags=["simulations"], auth=studio_auth())
 

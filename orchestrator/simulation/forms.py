@@ -6,8 +6,8 @@ from typing import Any
 
 from django import forms
 
-from .models import AssistantMode
-from .simulation_services import MAX_CONVERSATIONS
+from orchestrator.modes import AssistantMode
+from orchestrator.simulation.services import MAX_CONVERSATIONS
 
 
 class SimulationStartForm(forms.Form):

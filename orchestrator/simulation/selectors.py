@@ -12,8 +12,7 @@ from catalog_app.selectors import version_spec
 from orchestrator.engine.errors import UnknownName
 from orchestrator.engine.runtime.explain import how_item, how_text, what
 from orchestrator.engine.runtime.session import SessionState
-
-from .models import SimulatedConversation, SimulationRun, SimulationScenario
+from orchestrator.simulation.models import SimulatedConversation, SimulationRun, SimulationScenario
 
 
 def scenario_list(*, catalog: Catalog) -> QuerySet[SimulationScenario]:
@@ -47,7 +46,7 @@ def conversation_get(*, run: SimulationRun, index: int) -> SimulatedConversation
 
 
 def conversation_debug(*, conversation: SimulatedConversation) -> dict[str, Any]:
-    """A stored conversation in the shape of `chat_selectors.session_debug` (already masked when stored)."""
+    """A stored conversation in the shape of `chat.selectors.session_debug` (already masked when stored)."""
     run = conversation.run
     state = SessionState.model_validate(conversation.state)
     trace = conversation.trace

@@ -26,8 +26,8 @@ from orchestrator.engine.errors import ConcertoError, Issue, SpecError
 from orchestrator.engine.simulation.driver import Conversation, simulate_conversation
 from orchestrator.engine.simulation.scenario import Scenario, differences, parse_scenario, scenario_to_data
 from orchestrator.engine.simulation.summary import summarize
-
-from .models import AssistantMode, SimulatedConversation, SimulationRun, SimulationScenario, SimulationStatus
+from orchestrator.modes import AssistantMode
+from orchestrator.simulation.models import SimulatedConversation, SimulationRun, SimulationScenario, SimulationStatus
 
 logger = logging.getLogger(__name__)
 
@@ -89,7 +89,7 @@ def run_create(*, workspace: Workspace, version: CatalogVersion, scenario: Any, 
     run.full_clean(exclude=["workspace", "version", "scenario", "created_by"])
     run.save()
     if enqueue:
-        from .tasks import simulation_start  # the task module imports this one
+        from orchestrator.simulation.tasks import simulation_start  # the task module imports this one
 
         transaction.on_commit(lambda: simulation_start.delay(run.pk))
     return run

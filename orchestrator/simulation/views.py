@@ -19,15 +19,14 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HTMX_STOP_POLLING
-from django_htmx.middleware import HtmxDetails
 
 from catalog_app.access import page_version_context, page_workspace
+from catalog_app.views.common import HtmxHttpRequest
 from orchestrator.engine.errors import ConcertoError, UnknownName
-
-from .models import SimulationRun, SimulationStatus
-from .simulation_forms import SimulationStartForm
-from .simulation_plots import run_plots
-from .simulation_selectors import (
+from orchestrator.simulation.forms import SimulationStartForm
+from orchestrator.simulation.models import SimulationRun, SimulationStatus
+from orchestrator.simulation.plots import run_plots
+from orchestrator.simulation.selectors import (
     conversation_debug,
     conversation_explained,
     conversation_get,
@@ -36,11 +35,7 @@ from .simulation_selectors import (
     run_list,
     scenario_list,
 )
-from .simulation_services import run_cancel, run_create
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
+from orchestrator.simulation.services import run_cancel, run_create
 
 
 @require_GET

@@ -1,6 +1,6 @@
 """Analysis jobs whose worker died: telling them from live ones, and putting them back in the queue.
 
-A worker writes a heartbeat with its progress (`validation_services._progress_writer`). A job that
+A worker writes a heartbeat with its progress (`services._progress_writer`). A job that
 is "running" with no heartbeat for CONCERTO_JOB_STALE_SECONDS has lost its worker: the broker
 redelivers its message after the visibility timeout (CELERY_BROKER_TRANSPORT_OPTIONS), and a
 workspace admin may re-queue it at once from its page. A running job with a recent heartbeat is
@@ -19,8 +19,7 @@ from django.db.models import Q
 from catalog_app.models import Role
 from catalog_app.selectors import workspace_role
 from orchestrator.engine.errors import ConcertoError
-
-from .models import AnalysisStatus, TrajectoryAnalysis
+from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
 
 
 class NotStalled(ConcertoError):
@@ -61,7 +60,7 @@ def analysis_requeue(*, analysis: TrajectoryAnalysis, user: AbstractBaseUser) ->
     analysis_check_requeue(analysis=locked, user=user)
     locked.status, locked.done, locked.heartbeat_at, locked.error = AnalysisStatus.QUEUED, 0, None, ""
     locked.save(update_fields=["status", "done", "heartbeat_at", "error"])
-    from .tasks import trajectory_analysis_run  # the task module imports the services
+    from orchestrator.validation.tasks import trajectory_analysis_run  # the task module imports the services
 
     transaction.on_commit(lambda: trajectory_analysis_run.delay(locked.pk))
     return locked

@@ -27,9 +27,8 @@ from orchestrator.engine.analysis.trajectories import analyze_batch
 from orchestrator.engine.analysis.trajectory_io import report_to_data
 from orchestrator.engine.catalog.spec import Goal
 from orchestrator.engine.errors import UnknownName
-
-from .models import AnalysisStatus, TrajectoryAnalysis
-from .validation_services import (
+from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
+from orchestrator.validation.services import (
     SYNC_SEQUENCES,
     analysis_create,
     analysis_get,

@@ -54,11 +54,11 @@ class AnalysisUploadForm(forms.Form):
         ]
 
     def clean_samples(self) -> Any:
-        return _json_upload(self.cleaned_data["samples"], "the sequences file")
+        return json_upload(self.cleaned_data["samples"], "the sequences file")
 
     def clean_tools(self) -> Any:
         upload = self.cleaned_data.get("tools")
-        return None if upload is None else _json_upload(upload, "the tool specs file")
+        return None if upload is None else json_upload(upload, "the tool specs file")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -67,7 +67,7 @@ class AnalysisUploadForm(forms.Form):
         return data
 
 
-def _json_upload(upload: UploadedFile, what: str) -> Any:
+def json_upload(upload: UploadedFile, what: str) -> Any:
     if upload.size > MAX_UPLOAD_BYTES:
         raise forms.ValidationError(f"{what} is {upload.size:,} bytes; the limit is {MAX_UPLOAD_BYTES:,} bytes")
     try:

@@ -11,9 +11,8 @@ from django.views.decorators.http import require_POST
 
 from catalog_app.access import page_workspace
 from orchestrator.engine.errors import UnknownName
-
-from .analysis_job_services import NotAllowed, NotStalled, analysis_requeue
-from .validation_services import analysis_get
+from orchestrator.validation.analysis_jobs import NotAllowed, NotStalled, analysis_requeue
+from orchestrator.validation.services import analysis_get
 
 
 @require_POST

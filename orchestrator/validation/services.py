@@ -36,9 +36,8 @@ from orchestrator.engine.catalog.spec import Goal
 from orchestrator.engine.errors import ConcertoError, UnknownName
 from orchestrator.engine.planning.compile import intent_goal
 from orchestrator.engine.planning.task import PlanningState
-
-from .analysis_job_services import claimable
-from .models import AnalysisStatus, TrajectoryAnalysis
+from orchestrator.validation.analysis_jobs import claimable
+from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
 
 logger = logging.getLogger(__name__)
 
@@ -125,7 +124,7 @@ def analysis_create(
     analysis.full_clean()
     analysis.save()
     if enqueue:
-        from .tasks import trajectory_analysis_run  # the task module imports this one
+        from orchestrator.validation.tasks import trajectory_analysis_run  # the task module imports this one
 
         transaction.on_commit(lambda: trajectory_analysis_run.delay(analysis.pk))
     return analysis

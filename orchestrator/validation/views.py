@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from typing import Any
-from uuid import UUID
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -20,7 +19,6 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HTMX_STOP_POLLING
-from django_htmx.middleware import HtmxDetails
 
 from catalog_app.access import page_version_context, page_workspace
 from catalog_app.models import CatalogVersion, Workspace
@@ -30,19 +28,13 @@ from catalog_app.selectors import (
     catalog_list,
     version_latest,
 )
+from catalog_app.views.common import HtmxHttpRequest
 from orchestrator.engine.errors import ConcertoError, UnknownName
-
-from . import chat_selectors
-from .analysis_job_services import can_requeue
-from .forms import AnalysisUploadForm, PlanCheckForm
-from .models import AnalysisStatus, TrajectoryAnalysis
-from .reports import report_context, report_html
-from .validation_services import analysis_create, analysis_get, analysis_list, plan_validate
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
+from orchestrator.validation.analysis_jobs import can_requeue
+from orchestrator.validation.forms import AnalysisUploadForm, PlanCheckForm
+from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
+from orchestrator.validation.reports import report_context, report_html
+from orchestrator.validation.services import analysis_create, analysis_get, analysis_list, plan_validate
 
 # --- plan validation ----------------------------------------------------------------------------
 
@@ -211,36 +203,3 @@ def _finished(request: HttpRequest, pk: int) -> TrajectoryAnalysis:
     if analysis.status != AnalysisStatus.DONE:
         raise Http404(f"analysis {pk} has no report yet ({analysis.status})")
     return analysis
-
-
-# --- chat sessions: the inspector (issue 3) -----------------------------------------------------
-# Analysts read their workspace's conversations: what was said (masked), the goal stack, the
-# plan, the plans given up and the skill calls; the inspector polls so it follows a live chat.
-
-
-@require_GET
-@login_required
-def session_list_page(request: HtmxHttpRequest) -> HttpResponse:
-    assistants = [
-        (assistant, chat_selectors.session_recent(assistant=assistant))
-        for assistant in chat_selectors.assistant_list(workspace=page_workspace(request))
-    ]
-    return render(request, "orchestrator/sessions/session_list.html", {"assistants": assistants})
-
-
-@require_GET
-@login_required
-@vary_on_headers("HX-Request")
-def session_inspector_page(request: HtmxHttpRequest, session_id: UUID) -> HttpResponse:
-    session = chat_selectors.session_get(session_id=session_id, workspace=page_workspace(request))
-    if session is None:
-        raise Http404(f"unknown session '{session_id}'")
-    debug = chat_selectors.session_debug(session=session)
-    summary = chat_selectors.session_explain(session=session, kind="what")
-    hows = [chat_selectors.session_explain(session=session, kind="how", element=item["element"])
-            for item in summary["items"]]
-    context = {"session": session, "debug": debug, "explained": {"what": summary, "how": hows}}
-    template = "orchestrator/sessions/inspector.html"
-    if request.htmx and not request.htmx.history_restore_request:
-        template += "#inspector"  # the 2-second poll swaps the inspector, not the page
-    return render(request, template, context)

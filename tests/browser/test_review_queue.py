@@ -9,9 +9,9 @@ from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from catalog_app.models import Catalog
-from orchestrator.learning_services import refinements_propose
-from orchestrator.models import Refinement, RefinementStatus
-from orchestrator.simulation_services import run_create, run_execute
+from orchestrator.learning.models import Refinement, RefinementStatus
+from orchestrator.learning.services import refinements_propose
+from orchestrator.simulation.services import run_create, run_execute
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -71,8 +71,8 @@ def test_learning_from_the_page_is_a_job_whose_status_the_page_follows(live_serv
     import json
     from types import SimpleNamespace
 
-    from orchestrator.learning_services import learning_job_execute
-    from orchestrator.models import LearningJob
+    from orchestrator.learning.models import LearningJob
+    from orchestrator.learning.services import learning_job_execute
 
     call_command("load_demo", stdout=StringIO())
     catalog = Catalog.objects.get(slug="banking")
@@ -82,7 +82,7 @@ def test_learning_from_the_page_is_a_job_whose_status_the_page_follows(live_serv
     queued: list[int] = []
     # The worker is this test. The task itself is replaced, not its `delay`: the page's request runs in
     # the live server's thread, where Celery's current app (thread-local) may not be this thread's.
-    monkeypatch.setattr("orchestrator.tasks.learning_job_run", SimpleNamespace(delay=queued.append))
+    monkeypatch.setattr("orchestrator.learning.tasks.learning_job_run", SimpleNamespace(delay=queued.append))
     calls = tmp_path / "cards.json"
     calls.write_text(json.dumps([{"output": [{"name": "lookup_customer.m1", "arguments": {"email": "a@b.com"}}]}]))
 

@@ -9,8 +9,8 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
-from orchestrator.chat_services import message_post, session_create
-from orchestrator.models import Assistant
+from orchestrator.assistants.models import Assistant
+from orchestrator.chat.services import message_post, session_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.db import connection
 from playwright.sync_api import Page, expect
 
-from orchestrator.simulation_services import run_execute
+from orchestrator.simulation.services import run_execute
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -44,7 +44,7 @@ def test_start_a_run_watch_its_progress_become_plots_and_open_a_conversation(liv
     page.get_by_label("Orchestrator").select_option("planner")
     page.get_by_label("Conversations").fill("60")
     page.get_by_label("Seed").fill("1")
-    with mock.patch("orchestrator.tasks.simulation_start.delay", side_effect=work_in_background):
+    with mock.patch("orchestrator.simulation.tasks.simulation_start.delay", side_effect=work_in_background):
         page.get_by_role("button", name="Start the run").click()
         expect(page).to_have_url(re.compile(r"/simulations/\d+/$"))
         expect(page.locator("#simulation-status progress")).to_be_visible()

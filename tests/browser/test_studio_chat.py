@@ -16,8 +16,9 @@ from playwright.sync_api import Locator, Page, expect
 
 from catalog_app.models import Role
 from catalog_app.services import membership_set, user_create, workspace_get_or_create_default
-from orchestrator.models import Assistant, ChatSession
-from orchestrator.widget_demo import demo_page, demo_server, serve_in_thread
+from orchestrator.assistants.models import Assistant
+from orchestrator.chat.models import ChatSession
+from orchestrator.chat.widget_demo import demo_page, demo_server, serve_in_thread
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from catalog_app.models import Workspace
 from catalog_app.selectors import catalog_get, version_latest
-from orchestrator.validation_services import analysis_create, analysis_run
+from orchestrator.validation.services import analysis_create, analysis_run
 from tests.integration.validation.conftest import BANKING_SAMPLES
 from tests.unit.engine.flows import CHECK_BEFORE_CONSENT
 

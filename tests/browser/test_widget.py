@@ -1,6 +1,6 @@
 """The chat widget on a "customer site" served from another origin than the API, in Chromium.
 
-The demo host page (`orchestrator.widget_demo`, what `manage.py run_widget_demo` serves) runs on
+The demo host page (`orchestrator.chat.widget_demo`, what `manage.py run_widget_demo` serves) runs on
 a free port of 127.0.0.1; the studio (API and widget.js) is the live server on localhost. The
 assistant allows the page's origin, as `load_demo` allows the demo site's.
 """
@@ -19,9 +19,10 @@ from django.core.management import call_command
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, Route, expect
 
-from orchestrator.assistant_services import assistant_set_origins
-from orchestrator.models import Assistant, ChatSession, Message
-from orchestrator.widget_demo import demo_page, demo_server, serve_in_thread
+from orchestrator.assistants.models import Assistant
+from orchestrator.assistants.services import assistant_set_origins
+from orchestrator.chat.models import ChatSession, Message
+from orchestrator.chat.widget_demo import demo_page, demo_server, serve_in_thread
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

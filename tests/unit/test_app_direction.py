@@ -32,5 +32,5 @@ def test_the_orchestrator_reaches_no_private_module_of_the_catalog_app():
 
 def test_the_direction_check_sees_an_import_against_it(tmp_path):
     planted = tmp_path / "views.py"
-    planted.write_text("from orchestrator.chat_services import assistant_create\n")
-    assert "orchestrator.chat_services" in imported_modules(planted)
+    planted.write_text("from orchestrator.assistants.services import assistant_create\n")
+    assert "orchestrator.assistants.services" in imported_modules(planted)

@@ -18,8 +18,8 @@ from catalog_app.cli import BAD_INPUT, read_input, resolve_version, user_errors
 from catalog_app.services import DEFAULT_WORKSPACE
 from orchestrator.engine.analysis.trajectories import BatchReport
 from orchestrator.engine.analysis.trajectory_io import decode_json, report_to_data
-from orchestrator.reports import report_html
-from orchestrator.validation_services import trajectories_analyze
+from orchestrator.validation.reports import report_html
+from orchestrator.validation.services import trajectories_analyze
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
 

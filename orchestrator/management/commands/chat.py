@@ -17,9 +17,9 @@ from catalog_app.cli import user_errors
 from catalog_app.models import Workspace
 from catalog_app.selectors import catalog_get
 from catalog_app.services import DEFAULT_WORKSPACE
-from orchestrator.chat_selectors import assistant_for_catalog
-from orchestrator.chat_services import message_post, session_create
-from orchestrator.models import Assistant
+from orchestrator.assistants.models import Assistant
+from orchestrator.chat.selectors import assistant_for_catalog
+from orchestrator.chat.services import message_post, session_create
 
 QUIT = "quit"
 PREFIX = {kind: f"[{kind}] " for kind in ("question", "consent", "result", "resumed", "explanation")}

@@ -21,8 +21,9 @@ from catalog_app.models import Workspace
 from catalog_app.selectors import catalog_get
 from catalog_app.services import DEFAULT_WORKSPACE
 from orchestrator.engine.analysis.trajectory_io import decode_json
-from orchestrator.learning_services import refinements_propose
-from orchestrator.models import Refinement, SimulationRun
+from orchestrator.learning.models import Refinement
+from orchestrator.learning.services import refinements_propose
+from orchestrator.simulation.models import SimulationRun
 
 BAD_INPUT = 2
 

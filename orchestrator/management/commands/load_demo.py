@@ -19,12 +19,11 @@ from catalog_app.services import (
     version_promote,
     workspace_get_or_create_default,
 )
-from orchestrator.assistant_services import assistant_set_origins
-from orchestrator.chat_selectors import assistant_by_key
-from orchestrator.chat_services import assistant_create, assistant_set_version
+from orchestrator.assistants.services import assistant_create, assistant_set_origins, assistant_set_version
+from orchestrator.chat.selectors import assistant_by_key
 from orchestrator.engine.catalog.spec_io import load_catalog
-from orchestrator.models import AssistantMode
-from orchestrator.simulation_services import scenario_save
+from orchestrator.modes import AssistantMode
+from orchestrator.simulation.services import scenario_save
 
 DEMO_CATALOG = Path(__file__).resolve().parents[3] / "catalog_app" / "demo" / "banking.yaml"
 # Simulation (issue 12): the banking scenario; with --cold-start also the thin catalog and its own.

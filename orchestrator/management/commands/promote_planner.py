@@ -16,8 +16,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog_app.cli import resolve_version, user_errors
 from catalog_app.services import DEFAULT_WORKSPACE
-from orchestrator.models import Assistant
-from orchestrator.promotion_services import assistant_promote_to_planner, policy_set, promotion_report
+from orchestrator.assistants.models import Assistant
+from orchestrator.assistants.promotion import assistant_promote_to_planner, policy_set, promotion_report
 
 BAD_INPUT = 2
 

@@ -17,8 +17,8 @@ from catalog_app.cli import user_errors
 from catalog_app.models import Workspace
 from catalog_app.selectors import catalog_get, version_get
 from catalog_app.services import DEFAULT_WORKSPACE
-from orchestrator.assistant_services import assistant_publish
-from orchestrator.models import AssistantMode
+from orchestrator.assistants.services import assistant_publish
+from orchestrator.modes import AssistantMode
 
 
 class Command(BaseCommand):

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from orchestrator.session_vault import sessions_purge_values
+from orchestrator.chat.vault import sessions_purge_values
 
 
 class Command(BaseCommand):

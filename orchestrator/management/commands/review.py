@@ -17,8 +17,8 @@ from catalog_app.cli import names, user_errors
 from catalog_app.models import Workspace
 from catalog_app.selectors import catalog_get
 from catalog_app.services import DEFAULT_WORKSPACE
-from orchestrator.learning_selectors import refinement_list
-from orchestrator.learning_services import refinements_decide
+from orchestrator.learning.selectors import refinement_list
+from orchestrator.learning.services import refinements_decide
 from orchestrator.management.commands.learn import refinement_data
 
 BAD_INPUT = 2

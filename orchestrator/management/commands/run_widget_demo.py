@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from orchestrator.widget_demo import demo_page, demo_server
+from orchestrator.chat.widget_demo import demo_page, demo_server
 
 
 class Command(BaseCommand):

@@ -18,8 +18,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog_app.cli import resolve_version, user_errors
 from catalog_app.services import DEFAULT_WORKSPACE
-from orchestrator.models import SimulationRun, SimulationScenario, SimulationStatus
-from orchestrator.simulation_services import run_create, run_execute
+from orchestrator.simulation.models import SimulationRun, SimulationScenario, SimulationStatus
+from orchestrator.simulation.services import run_create, run_execute
 
 BAD_INPUT = 2
 MAX_FILE_BYTES = 256 * 1024
@@ -88,7 +88,7 @@ def _scenario(catalog_id: int, given: str | None) -> Any:
 
 
 def _wait(run: SimulationRun, timeout: float, celery_queue: str | None) -> SimulationRun:
-    from orchestrator.tasks import simulation_start
+    from orchestrator.simulation.tasks import simulation_start
 
     simulation_start.apply_async(args=[run.pk], queue=celery_queue)  # the chunks follow it to that queue
     deadline = time.monotonic() + timeout

@@ -16,7 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from catalog_app.cli import BAD_INPUT, add_version_arguments, names, read_input, resolve_version, user_errors
 from orchestrator.engine.analysis.plan_validation import QUALITIES, ValidationReport
 from orchestrator.engine.catalog.spec import Goal
-from orchestrator.validation_services import plan_validate
+from orchestrator.validation.services import plan_validate
 
 MAX_PLAN_BYTES = 1024 * 1024
 

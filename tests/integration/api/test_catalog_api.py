@@ -9,7 +9,7 @@ from django.test import Client
 from catalog_app.models import Catalog, CatalogVersion, Role, Workspace
 from catalog_app.selectors import version_spec
 from catalog_app.services import catalog_import, membership_set, user_create, version_promote
-from orchestrator.chat_services import assistant_create
+from orchestrator.assistants.services import assistant_create
 from orchestrator.engine.catalog.spec_io import MAX_SPEC_BYTES, catalog_to_data, dump_catalog, load_catalog
 from orchestrator.engine.catalog.synthetic import synthetic_catalog
 

@@ -6,7 +6,7 @@ from catalog_app.errors import VersionLocked
 from catalog_app.models import CatalogVersion, Element, VersionStatus
 from catalog_app.selectors import version_latest, version_live, version_spec
 from catalog_app.services import catalog_import, version_create_draft, version_promote, version_update
-from orchestrator.chat_services import assistant_create
+from orchestrator.assistants.services import assistant_create
 from orchestrator.engine.catalog.spec_io import catalog_to_data
 from orchestrator.engine.errors import ConcertoError
 

@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.test import Client
 
-from orchestrator.models import Assistant
+from orchestrator.assistants.models import Assistant
 
 DEMO_KEY = "demo-banking"
 DEMO_ORIGIN = "http://127.0.0.1:8000"

@@ -8,10 +8,10 @@ import uuid
 import pytest
 from django.test import Client
 
-from orchestrator.chat_services import assistant_create
+from orchestrator.assistants.services import assistant_create
+from orchestrator.chat.models import ChatSession, Message, ShareAudit, TraceEvent
+from orchestrator.chat.vault import state_open
 from orchestrator.engine.runtime.masking import MASK
-from orchestrator.models import ChatSession, Message, ShareAudit, TraceEvent
-from orchestrator.session_vault import state_open
 
 from .conftest import DEMO_KEY, DEMO_ORIGIN, Widget
 

@@ -11,9 +11,9 @@ import pytest
 from django.core.management import call_command, load_command_class
 
 from catalog_app.services import catalog_import
+from orchestrator.chat.models import ChatSession, Message
 from orchestrator.engine.catalog.synthetic import synthetic_catalog
 from orchestrator.engine.runtime.masking import MASK
-from orchestrator.models import ChatSession, Message
 from tests.conftest import ROOT, database_url
 
 LOAN_SCRIPT = "I'd like to apply for a loan\nada@example.com\n123-45-6789\nyes\n$20,000\nyes\n"

@@ -13,10 +13,10 @@ import time
 import pytest
 from django.db import connection
 
-from orchestrator import chat_services
-from orchestrator.chat_services import message_post, session_create
-from orchestrator.models import ChatSession, Message
-from orchestrator.session_vault import state_open
+from orchestrator.chat import services as chat_services
+from orchestrator.chat.models import ChatSession, Message
+from orchestrator.chat.services import message_post, session_create
+from orchestrator.chat.vault import state_open
 
 HOLD = 0.4  # seconds a turn keeps the lock, longer than the other thread needs to arrive
 LOAN, EMAIL = "I'd like to apply for a loan", "ada@example.com"

@@ -10,10 +10,11 @@ from django.core.management import call_command
 from catalog_app.models import VersionStatus
 from catalog_app.selectors import version_latest, version_spec
 from catalog_app.services import version_update
-from orchestrator.chat_selectors import session_public
-from orchestrator.chat_services import assistant_create, assistant_set_version, message_post, session_create
+from orchestrator.assistants.models import Assistant
+from orchestrator.assistants.services import assistant_create, assistant_set_version
+from orchestrator.chat.selectors import session_public
+from orchestrator.chat.services import message_post, session_create
 from orchestrator.engine.errors import SpecError
-from orchestrator.models import Assistant
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,8 @@ import pytest
 
 from catalog_app.selectors import version_latest, version_spec
 from catalog_app.services import version_update
-from orchestrator.assistant_services import studio_test_assistant
-from orchestrator.chat_services import message_post, session_create
+from orchestrator.assistants.services import studio_test_assistant
+from orchestrator.chat.services import message_post, session_create
 
 pytestmark = pytest.mark.django_db
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from orchestrator.models import ChatSession
-from orchestrator.session_vault import state_open
+from orchestrator.chat.models import ChatSession
+from orchestrator.chat.vault import state_open
 
 from .conftest import Widget
 

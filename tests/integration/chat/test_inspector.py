@@ -7,7 +7,7 @@ from django.test import Client
 
 from catalog_app.models import Role, Workspace
 from catalog_app.services import membership_set, user_create
-from orchestrator.chat_services import message_post, session_create
+from orchestrator.chat.services import message_post, session_create
 from orchestrator.engine.runtime.masking import MASK
 
 pytestmark = pytest.mark.django_db

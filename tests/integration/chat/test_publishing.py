@@ -13,9 +13,10 @@ from django.test import Client
 from catalog_app.models import VersionStatus
 from catalog_app.selectors import version_latest, version_live
 from catalog_app.services import catalog_import, version_promote
-from orchestrator.assistant_services import studio_test_assistant
-from orchestrator.chat_services import message_post, session_create
-from orchestrator.models import Assistant, Message
+from orchestrator.assistants.models import Assistant
+from orchestrator.assistants.services import studio_test_assistant
+from orchestrator.chat.models import Message
+from orchestrator.chat.services import message_post, session_create
 
 from .conftest import DEMO_KEY, Widget
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from orchestrator.models import ChatSession, Message, ShareAudit, TraceEvent
-from orchestrator.session_vault import state_open
+from orchestrator.chat.models import ChatSession, Message, ShareAudit, TraceEvent
+from orchestrator.chat.vault import state_open
 
 from .conftest import Widget
 

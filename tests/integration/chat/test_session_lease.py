@@ -21,9 +21,9 @@ from django.db import connection, transaction
 from django.test import Client
 from django.utils import timezone
 
-from orchestrator import chat_services
-from orchestrator.chat_services import SessionBusy, message_post, session_create
-from orchestrator.models import ChatSession, Message
+from orchestrator.chat import services as chat_services
+from orchestrator.chat.models import ChatSession, Message
+from orchestrator.chat.services import SessionBusy, message_post, session_create
 
 from .conftest import DEMO_ORIGIN
 from .test_skill_http import _assistant
@@ -218,7 +218,7 @@ def test_a_copy_sent_while_its_turn_runs_waits_and_gets_the_same_replies(demo, s
 
 def test_a_copy_of_the_session_read_before_another_turn_landed_is_not_used(demo):
     """The API passes the session it read for its checks; a turn landing in between makes it stale."""
-    from orchestrator.chat_selectors import session_get
+    from orchestrator.chat.selectors import session_get
 
     session, _ = session_create(assistant=demo)
     stale = session_get(session_id=session.pk)

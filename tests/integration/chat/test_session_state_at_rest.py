@@ -12,10 +12,10 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
-from orchestrator.chat_services import message_post, session_create
+from orchestrator.chat.models import ChatSession, Message, ShareAudit
+from orchestrator.chat.services import message_post, session_create
+from orchestrator.chat.vault import SessionEnded, sessions_purge_values, state_open, state_seal
 from orchestrator.engine.runtime.session import SessionState
-from orchestrator.models import ChatSession, Message, ShareAudit
-from orchestrator.session_vault import SessionEnded, sessions_purge_values, state_open, state_seal
 
 SSN = "123-45-6789"
 SCRIPT = ["I'd like to apply for a loan", "ada@example.com", f"my ssn is {SSN}", "yes"]
@@ -109,8 +109,8 @@ def test_another_site_cannot_end_a_conversation(talked, client):
 
 
 def test_a_turn_running_when_the_conversation_ends_writes_nothing(talked, monkeypatch):
-    from orchestrator import chat_services
-    from orchestrator.session_vault import session_end
+    from orchestrator.chat import services as chat_services
+    from orchestrator.chat.vault import session_end
 
     build = chat_services.runtime_for
 

@@ -16,9 +16,10 @@ import pytest
 from django.test import Client
 
 from catalog_app.services import catalog_import, version_promote
-from orchestrator.chat_services import assistant_create
+from orchestrator.assistants.models import Assistant
+from orchestrator.assistants.services import assistant_create
+from orchestrator.chat.models import TraceEvent
 from orchestrator.engine.catalog.spec_io import load_catalog
-from orchestrator.models import Assistant, TraceEvent
 
 pytestmark = pytest.mark.django_db
 SLOW = 2.0  # seconds the slow endpoint takes; the skill timeout in these tests is far below

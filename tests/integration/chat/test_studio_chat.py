@@ -11,7 +11,8 @@ from django.test import Client
 from catalog_app.models import Role, Workspace
 from catalog_app.selectors import version_latest
 from catalog_app.services import membership_set, user_create
-from orchestrator.models import Assistant, ChatSession
+from orchestrator.assistants.models import Assistant
+from orchestrator.chat.models import ChatSession
 
 pytestmark = pytest.mark.django_db
 

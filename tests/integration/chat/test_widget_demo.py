@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from orchestrator.widget_demo import demo_page, demo_server, serve_in_thread
+from orchestrator.chat.widget_demo import demo_page, demo_server, serve_in_thread
 
 
 def test_the_demo_site_serves_the_tag_on_its_own_port():

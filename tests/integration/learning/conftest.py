@@ -9,8 +9,8 @@ import yaml
 
 from catalog_app.models import Role
 from catalog_app.services import membership_set, user_create
-from orchestrator.models import SimulationRun
-from orchestrator.simulation_services import run_create, run_execute, scenario_save
+from orchestrator.simulation.models import SimulationRun
+from orchestrator.simulation.services import run_create, run_execute, scenario_save
 from tests.conftest import ROOT
 from tests.integration.conftest import PASSWORD
 

@@ -9,8 +9,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from orchestrator.learning_services import refinements_propose
-from orchestrator.models import Refinement
+from orchestrator.learning.models import Refinement
+from orchestrator.learning.services import refinements_propose
 
 
 def test_members_read_the_queue_and_only_admins_accept(banking, run, basic_auth, admin_auth):
@@ -65,8 +65,9 @@ def test_review_accepts_as_an_admin_and_refuses_an_analyst_with_exit_2(banking, 
 
 def test_promote_planner_switches_an_s3_assistant_only_past_the_threshold(workspace, banking, run, admin):
     from catalog_app.services import version_promote
-    from orchestrator.chat_services import assistant_create
-    from orchestrator.models import Assistant, AssistantMode
+    from orchestrator.assistants.models import Assistant
+    from orchestrator.assistants.services import assistant_create
+    from orchestrator.modes import AssistantMode
 
     # Assistants run promoted versions: v1 runs on S3 first, then passes the gate for the planner.
     assistant_create(workspace=workspace, version=version_promote(version=banking, user=admin), key="cold",
@@ -84,7 +85,8 @@ def test_promote_planner_switches_an_s3_assistant_only_past_the_threshold(worksp
 
 
 def test_load_demo_cold_start_publishes_the_thin_catalog_on_s3(db):
-    from orchestrator.models import Assistant, AssistantMode
+    from orchestrator.assistants.models import Assistant
+    from orchestrator.modes import AssistantMode
 
     call_command("load_demo", "--cold-start", stdout=StringIO())
     call_command("load_demo", "--cold-start", stdout=StringIO())

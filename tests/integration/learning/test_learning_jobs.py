@@ -11,8 +11,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from orchestrator.learning_services import learning_job_create, learning_job_execute, refinements_learn
-from orchestrator.models import LearningJob, Refinement, SimulationStatus
+from orchestrator.learning.models import LearningJob, Refinement
+from orchestrator.learning.services import learning_job_create, learning_job_execute, refinements_learn
+from orchestrator.simulation.models import SimulationStatus
 
 EMAIL = "input_needed submit_credit_card.apply email"
 
@@ -36,7 +37,7 @@ def test_a_call_recorded_without_an_element_takes_it_off_what_a_run_taught(banki
 def test_the_review_page_queues_a_job_and_polls_its_status_until_it_is_done(banking, run, logged_in, monkeypatch,
                                                                             django_capture_on_commit_callbacks):
     sent: list[int] = []
-    monkeypatch.setattr("orchestrator.tasks.learning_job_run.delay", sent.append)
+    monkeypatch.setattr("orchestrator.learning.tasks.learning_job_run.delay", sent.append)
     with django_capture_on_commit_callbacks(execute=True):
         answer = logged_in.post("/catalogs/banking/review/learn/", {"run": run.pk})
     job = LearningJob.objects.get()
@@ -70,7 +71,7 @@ def test_a_running_job_is_left_to_its_worker_until_it_is_stale(banking, run, set
 
 
 def test_a_trajectories_file_uploaded_on_the_page_goes_with_the_job(banking, run, logged_in, monkeypatch):
-    monkeypatch.setattr("orchestrator.tasks.learning_job_run.delay", lambda pk: None)
+    monkeypatch.setattr("orchestrator.learning.tasks.learning_job_run.delay", lambda pk: None)
     upload = SimpleUploadedFile("cards.jsonl", "\n".join(json.dumps(s) for s in card_calls(2)).encode())
     answer = logged_in.post("/catalogs/banking/review/learn/", {"run": run.pk, "trajectories": upload})
     job = LearningJob.objects.get()
@@ -109,7 +110,7 @@ def test_a_bad_trajectories_file_is_refused_at_once_with_where_it_is_wrong(banki
 def test_the_api_queues_a_job_and_answers_its_status(banking, run, basic_auth, monkeypatch,
                                                      django_capture_on_commit_callbacks):
     sent: list[int] = []
-    monkeypatch.setattr("orchestrator.tasks.learning_job_run.delay", sent.append)
+    monkeypatch.setattr("orchestrator.learning.tasks.learning_job_run.delay", sent.append)
     client = Client()
     with django_capture_on_commit_callbacks(execute=True):
         queued = client.post("/api/v1/catalogs/banking/refinements/jobs",

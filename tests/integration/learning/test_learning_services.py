@@ -8,8 +8,8 @@ from catalog_app.editing import NotAllowed
 from catalog_app.models import VersionStatus
 from catalog_app.selectors import version_spec
 from orchestrator.engine.errors import ConcertoError
-from orchestrator.learning_services import refinements_decide, refinements_propose
-from orchestrator.models import Refinement, RefinementStatus
+from orchestrator.learning.models import Refinement, RefinementStatus
+from orchestrator.learning.services import refinements_decide, refinements_propose
 
 
 def test_a_run_yields_pending_refinements_with_evidence_and_effects(banking, run):
@@ -69,7 +69,7 @@ def test_learning_needs_a_finished_run_of_the_same_catalog(banking, run):
 
 
 def test_a_stored_scenario_naming_a_removed_outcome_is_carried_over_to_the_draft(banking, run, admin):
-    from orchestrator.models import SimulationScenario
+    from orchestrator.simulation.models import SimulationScenario
 
     rows = refinements_propose(catalog=banking.catalog, run=run)
     never = [r for r in rows if r.kind == "outcome_never"]
@@ -84,8 +84,9 @@ def test_a_stored_scenario_naming_a_removed_outcome_is_carried_over_to_the_draft
 
 def test_live_sessions_are_read_with_their_trace_and_transcript(workspace, banking):
     from catalog_app.services import version_promote
-    from orchestrator.chat_services import assistant_create, message_post, session_create
-    from orchestrator.learning_services import session_conversations
+    from orchestrator.assistants.services import assistant_create
+    from orchestrator.chat.services import message_post, session_create
+    from orchestrator.learning.services import session_conversations
 
     assistant = assistant_create(workspace=workspace, version=version_promote(version=banking, user=None), key="live")
     session, _ = session_create(assistant=assistant)

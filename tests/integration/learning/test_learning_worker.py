@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from orchestrator.learning_services import learning_job_create
-from orchestrator.models import LearningJob, Refinement, SimulationStatus
+from orchestrator.learning.models import LearningJob, Refinement
+from orchestrator.learning.services import learning_job_create
+from orchestrator.simulation.models import SimulationStatus
 from tests.integration.simulation.test_simulation_worker import client_and_queue, start_worker, stop, wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]  # the worker reads committed rows

@@ -8,10 +8,10 @@ import yaml
 from catalog_app.editing import EditRefused, version_promote_checked
 from catalog_app.models import VersionStatus
 from catalog_app.services import version_create_draft, version_promote
-from orchestrator.chat_services import assistant_create
-from orchestrator.models import AssistantMode
-from orchestrator.promotion_services import assistant_promote_to_planner, policy_set, promotion_report
-from orchestrator.simulation_services import run_create, run_execute
+from orchestrator.assistants.promotion import assistant_promote_to_planner, policy_set, promotion_report
+from orchestrator.assistants.services import assistant_create
+from orchestrator.modes import AssistantMode
+from orchestrator.simulation.services import run_create, run_execute
 from tests.integration.learning.conftest import DEMO
 
 
@@ -54,9 +54,13 @@ def test_no_other_path_gives_a_published_assistant_the_planner_past_the_gate(wor
     from django.contrib import admin as django_admin
     from django.test import Client
 
-    from orchestrator.assistant_services import assistant_publish, assistant_update, studio_test_assistant
-    from orchestrator.chat_services import assistant_set_version
-    from orchestrator.models import Assistant
+    from orchestrator.assistants.models import Assistant
+    from orchestrator.assistants.services import (
+        assistant_publish,
+        assistant_set_version,
+        assistant_update,
+        studio_test_assistant,
+    )
 
     banking = version_promote(version=banking, user=admin)  # assistants run promoted versions
     early = assistant_create(workspace=workspace, version=banking, key="bank-early", mode=AssistantMode.PLANNER)

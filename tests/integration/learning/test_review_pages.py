@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.test import Client
 
-from orchestrator.learning_services import refinements_propose
-from orchestrator.models import RefinementStatus
+from orchestrator.learning.models import RefinementStatus
+from orchestrator.learning.services import refinements_propose
 
 
 def test_the_queue_shows_evidence_diffs_and_effects_but_no_decision_to_an_analyst(banking, run, logged_in):

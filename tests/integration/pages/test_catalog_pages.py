@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from catalog_app.models import Role, Workspace
 from catalog_app.services import catalog_import, membership_set, user_create, version_promote
-from orchestrator.chat_services import assistant_create
+from orchestrator.assistants.services import assistant_create
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from orchestrator.models import SimulationScenario
-from orchestrator.simulation_services import scenario_save
+from orchestrator.simulation.models import SimulationScenario
+from orchestrator.simulation.services import scenario_save
 from tests.conftest import ROOT
 
 DEMO = ROOT / "catalog_app" / "demo"

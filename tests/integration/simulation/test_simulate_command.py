@@ -10,7 +10,7 @@ import yaml
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from orchestrator.models import SimulationRun
+from orchestrator.simulation.models import SimulationRun
 
 from .conftest import DEMO
 
@@ -51,7 +51,7 @@ def test_bad_input_exits_2_and_saves_nothing(banking, realistic, tmp_path, scena
 
 
 def test_load_demo_stores_the_banking_scenario_and_on_request_the_thin_catalog(db):
-    from orchestrator.models import SimulationScenario
+    from orchestrator.simulation.models import SimulationScenario
 
     call_command("load_demo", stdout=StringIO())
     assert list(SimulationScenario.objects.values_list("catalog__slug", "name")) == [("banking", "realistic")]

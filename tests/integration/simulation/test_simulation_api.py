@@ -6,8 +6,8 @@ from unittest import mock
 
 from django.test import Client
 
-from orchestrator.models import SimulationRun
-from orchestrator.simulation_services import run_execute
+from orchestrator.simulation.models import SimulationRun
+from orchestrator.simulation.services import run_execute
 
 URL = "/api/v1/catalogs/banking/simulations"
 
@@ -19,7 +19,7 @@ def post(client: Client, headers: dict, body: dict):
 def test_a_run_is_started_read_and_its_conversations_opened(banking, realistic, basic_auth,
                                                             django_capture_on_commit_callbacks):
     client = Client()
-    with mock.patch("orchestrator.tasks.simulation_start.delay") as delay, \
+    with mock.patch("orchestrator.simulation.tasks.simulation_start.delay") as delay, \
             django_capture_on_commit_callbacks(execute=True):
         answer = post(client, basic_auth, {"scenario": "realistic", "conversations": 6, "seed": 2,
                                            "orchestrator": "s3"})
@@ -68,7 +68,7 @@ def test_bad_requests_name_their_field(banking, realistic, basic_auth):
 
 def test_a_run_can_be_cancelled(banking, realistic, basic_auth):
     client = Client()
-    with mock.patch("orchestrator.tasks.simulation_start.delay"):
+    with mock.patch("orchestrator.simulation.tasks.simulation_start.delay"):
         body = post(client, basic_auth, {"scenario": "realistic", "conversations": 50}).json()
     answer = client.post(f"{URL}/{body['id']}/cancel", **basic_auth)
     assert answer.status_code == 200 and answer.json()["status"] == "cancelled"

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from unittest import mock
 
-from orchestrator.models import SimulationRun
-from orchestrator.simulation_services import run_create, run_execute
+from orchestrator.simulation.models import SimulationRun
+from orchestrator.simulation.services import run_create, run_execute
 
 
 def test_the_catalog_page_starts_a_run(banking, realistic, logged_in):
     page = logged_in.get("/catalogs/banking/simulations/")
     assert page.status_code == 200
     assert b"Start the run" in page.content and b'value="realistic"' in page.content
-    with mock.patch("orchestrator.tasks.simulation_start.delay"):
+    with mock.patch("orchestrator.simulation.tasks.simulation_start.delay"):
         answer = logged_in.post("/catalogs/banking/simulations/start/", {
             "version": banking.number, "scenario": "realistic", "orchestrator": "planner", "conversations": 12,
             "seed": 4})

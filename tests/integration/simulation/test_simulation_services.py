@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from orchestrator.engine.errors import ConcertoError, SpecError
-from orchestrator.models import SimulatedConversation, SimulationRun, SimulationStatus
-from orchestrator.simulation_services import run_cancel, run_chunk, run_create, run_dispatch, run_execute
+from orchestrator.simulation.models import SimulatedConversation, SimulationRun, SimulationStatus
+from orchestrator.simulation.services import run_cancel, run_chunk, run_create, run_dispatch, run_execute
 
 
 def test_a_run_computes_every_conversation_once_and_writes_its_figures(workspace, banking, realistic):

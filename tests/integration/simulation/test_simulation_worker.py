@@ -20,8 +20,8 @@ from django.core.management import call_command
 from django.db import connection
 
 from config import celery_app
-from orchestrator.models import SimulationRun, SimulationStatus
-from orchestrator.simulation_services import run_create
+from orchestrator.simulation.models import SimulationRun, SimulationStatus
+from orchestrator.simulation.services import run_create
 from tests.conftest import ROOT, database_url
 
 REDIS = "redis://127.0.0.1:6379/12"

@@ -17,9 +17,9 @@ from django.utils import timezone
 
 from catalog_app.models import Role
 from catalog_app.services import membership_set, user_create
-from orchestrator import analysis_job_services
-from orchestrator.models import AnalysisStatus, TrajectoryAnalysis
-from orchestrator.validation_services import analysis_create, analysis_run
+from orchestrator.validation import analysis_jobs as analysis_job_services
+from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
+from orchestrator.validation.services import analysis_create, analysis_run
 
 from .conftest import BANKING_SAMPLES
 
@@ -53,7 +53,7 @@ def admin(workspace):
 @pytest.fixture
 def enqueued(monkeypatch) -> list[int]:
     sent: list[int] = []
-    monkeypatch.setattr("orchestrator.tasks.trajectory_analysis_run.delay", sent.append)
+    monkeypatch.setattr("orchestrator.validation.tasks.trajectory_analysis_run.delay", sent.append)
     return sent
 
 
@@ -72,7 +72,7 @@ def test_a_message_for_a_job_whose_worker_still_beats_comes_back_once_it_would_b
                                                                                      monkeypatch):
     """A redelivery may arrive a moment after the worker died, before its heartbeat is stale: the
     message must not be dropped (the job would stay "running" for ever), but come back later."""
-    from orchestrator.tasks import trajectory_analysis_run
+    from orchestrator.validation.tasks import trajectory_analysis_run
 
     settings.CONCERTO_JOB_STALE_SECONDS = 60
     _running(queued, silent_for=1)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from orchestrator.engine.analysis.trajectory_io import DataError
-from orchestrator.models import AnalysisStatus, TrajectoryAnalysis
-from orchestrator.validation_services import analysis_create, analysis_run
+from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
+from orchestrator.validation.services import analysis_create, analysis_run
 
 from .conftest import BANKING_SAMPLES
 
@@ -58,7 +58,7 @@ def test_an_analysis_needs_tools_and_readable_samples(workspace):
 def test_creating_an_analysis_hands_it_to_a_worker_once_committed(queued, workspace, banking,
                                                                    django_capture_on_commit_callbacks, monkeypatch):
     sent = []
-    monkeypatch.setattr("orchestrator.tasks.trajectory_analysis_run.delay", sent.append)
+    monkeypatch.setattr("orchestrator.validation.tasks.trajectory_analysis_run.delay", sent.append)
     with django_capture_on_commit_callbacks(execute=True):
         analysis = analysis_create(workspace=workspace, samples=BANKING_SAMPLES, version=banking)
     assert sent == [analysis.pk]

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from orchestrator.models import AnalysisStatus, TrajectoryAnalysis
-from orchestrator.validation_services import analysis_create
+from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
+from orchestrator.validation.services import analysis_create
 from tests.conftest import celery_worker
 
 from .conftest import BANKING_SAMPLES
@@ -39,6 +39,6 @@ def test_a_worker_runs_a_batch_analysis_and_stores_its_report(workspace, banking
 
 
 def test_the_task_is_acknowledged_late():
-    from orchestrator.tasks import trajectory_analysis_run
+    from orchestrator.validation.tasks import trajectory_analysis_run
 
     assert trajectory_analysis_run.acks_late is True

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from orchestrator.models import AnalysisStatus, TrajectoryAnalysis
-from orchestrator.validation_services import analysis_run
+from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
+from orchestrator.validation.services import analysis_run
 from tests.unit.engine.flows import CHECK_BEFORE_CONSENT
 
 from .conftest import BANKING_SAMPLES

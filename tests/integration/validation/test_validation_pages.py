@@ -9,8 +9,8 @@ import re
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from orchestrator.models import AnalysisStatus, TrajectoryAnalysis
-from orchestrator.validation_services import analysis_create, analysis_run
+from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
+from orchestrator.validation.services import analysis_create, analysis_run
 from tests.unit.engine.flows import CHECK_BEFORE_CONSENT
 
 from .conftest import BANKING_SAMPLES
@@ -70,7 +70,7 @@ def test_bad_form_input_is_a_message_in_the_verdict(logged_in, banking):
 
 def test_uploading_a_batch_creates_an_analysis_and_opens_its_page(logged_in, banking, monkeypatch):
     sent = []
-    monkeypatch.setattr("orchestrator.tasks.trajectory_analysis_run.delay", sent.append)
+    monkeypatch.setattr("orchestrator.validation.tasks.trajectory_analysis_run.delay", sent.append)
     upload = SimpleUploadedFile("nightly.json", json.dumps(BANKING_SAMPLES).encode(), "application/json")
     answer = logged_in.post("/validation/analyses/", {"samples": upload, "catalog": "banking"})
     analysis = TrajectoryAnalysis.objects.get()

@@ -1,0 +1,116 @@
+"""Conversations with live assistants: sessions, transcripts, traces and the share audit.
+
+Writes go through `orchestrator.chat.services`, reads through `orchestrator.chat.selectors`.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import models
+
+from orchestrator.assistants.models import Assistant
+
+
+class ChatSession(models.Model):
+    # A random UUID: the session id is all a widget needs to continue, so it must not be guessable.
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    assistant = models.ForeignKey(Assistant, on_delete=models.CASCADE, related_name="sessions")
+    # The engine's SessionState, real values included (the runtime needs them): sealed with Fernet,
+    # `{"sealed": token}`, or `{"purged": true}` once the retention passed (`orchestrator.chat.vault`).
+    state = models.JSONField(default=dict)
+    # Lines of the transcript and of the trace so far: the next positions, read under the row lock.
+    message_count = models.PositiveIntegerField(default=0)
+    trace_count = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    # The message whose turn is running holds the lease until it writes its turn (or it lapses):
+    # the turn runs outside any transaction, so this, not a row lock, keeps turns one at a time.
+    lease_token = models.UUIDField(null=True, blank=True, editable=False)
+    lease_until = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ("-updated_at",)
+
+    def __str__(self) -> str:
+        return f"session {self.id} of {self.assistant_id}"
+
+    @property
+    def is_test(self) -> bool:
+        """A session of the studio's test chat (on a draft), not of a published assistant."""
+        return self.assistant.studio_test
+
+
+class MessageRole(models.TextChoices):
+    USER = "user", "User"
+    ASSISTANT = "assistant", "Assistant"
+
+
+class Message(models.Model):
+    """One line of a transcript; sensitive values are masked before it is stored."""
+
+    session = models.ForeignKey(ChatSession, on_delete=models.CASCADE, related_name="messages")
+    position = models.PositiveIntegerField()
+    role = models.CharField(max_length=16, choices=MessageRole.choices)
+    kind = models.CharField(max_length=16)  # a reply kind (text, question, consent, ...) or "user"
+    text = models.TextField()
+    data = models.JSONField(default=dict, blank=True)  # the reply as the API gave it, masked
+    created_at = models.DateTimeField(auto_now_add=True)
+    # The widget's id of a user message (issue 14): a resend with the same id runs no second turn.
+    client_id = models.CharField(max_length=64, blank=True, default="")
+
+    class Meta:
+        ordering = ("session_id", "position")
+        constraints = (
+            models.UniqueConstraint(fields=["session", "position"], name="message_unique_position"),
+            models.UniqueConstraint(fields=["session", "client_id"], condition=~models.Q(client_id=""),
+                                    name="message_unique_client_id"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.session_id} #{self.position} {self.role}"
+
+
+class TraceKind(models.TextChoices):
+    PLAN = "plan", "Plan"
+    EXECUTION = "execution", "Execution"
+    SHARE = "share", "Share"
+
+
+class TraceEvent(models.Model):
+    """What the orchestrator did in a turn, for the inspector: plans made or given up, skill calls."""
+
+    session = models.ForeignKey(ChatSession, on_delete=models.CASCADE, related_name="trace")
+    position = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16, choices=TraceKind.choices)
+    data = models.JSONField(default=dict)  # masked like the transcript
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("session_id", "position")
+        constraints = (models.UniqueConstraint(fields=["session", "position"], name="trace_unique_position"),)
+
+    def __str__(self) -> str:
+        return f"{self.session_id} #{self.position} {self.kind}"
+
+
+class ShareAudit(models.Model):
+    """A sensitive value went to a skill, under a consent: the audit log admins read.
+
+    The value itself is never stored; the session (and through it the assistant and workspace)
+    says whose it was.
+    """
+
+    session = models.ForeignKey(ChatSession, on_delete=models.CASCADE, related_name="shares")
+    assistant = models.ForeignKey(Assistant, on_delete=models.CASCADE, related_name="shares")
+    element = models.CharField(max_length=64)
+    skill = models.CharField(max_length=64)
+    consent = models.CharField(max_length=64)  # the skill (per skill) or element (per element) authorized
+    step = models.PositiveIntegerField()  # the skill call in the session's history
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("created_at", "pk")
+
+    def __str__(self) -> str:
+        return f"{self.element} -> {self.skill} ({self.session_id})"

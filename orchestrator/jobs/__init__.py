@@ -1,0 +1,1 @@
+"""Background jobs: what every job kind shares (redelivery, staleness); each feature keeps its own tasks."""

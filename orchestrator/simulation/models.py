@@ -1,0 +1,106 @@
+"""Simulations: simulated conversations at scale.
+
+Writes go through `orchestrator.simulation.services`, reads through `orchestrator.simulation.selectors`.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from catalog_app.models import Catalog, CatalogVersion, Workspace
+from orchestrator.modes import AssistantMode
+
+
+class SimulationScenario(models.Model):
+    """A scenario stored by name for a catalog: its simulated users and its skills' true behaviour."""
+
+    catalog = models.ForeignKey(Catalog, on_delete=models.CASCADE, related_name="scenarios")
+    name = models.SlugField(max_length=100)
+    description = models.TextField(blank=True)
+    data = models.JSONField()  # as `engine.simulation.scenario.scenario_to_data` writes it
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("catalog_id", "name")
+        constraints = (models.UniqueConstraint(fields=["catalog", "name"], name="scenario_unique_name"),)
+
+    def __str__(self) -> str:
+        return f"{self.catalog.slug}/{self.name}"
+
+
+class SimulationStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class SimulationRun(models.Model):
+    """N simulated conversations of a catalog version under a scenario, computed in chunks by workers.
+
+    The scenario is copied into the run, so a run can be computed again (and read) after its stored
+    scenario changed. Conversation i depends only on (version, scenario, orchestrator, seed, i).
+    """
+
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="simulation_runs")
+    version = models.ForeignKey(CatalogVersion, on_delete=models.CASCADE, related_name="simulation_runs")
+    scenario = models.ForeignKey(SimulationScenario, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="runs")
+    scenario_name = models.CharField(max_length=200)
+    scenario_data = models.JSONField()
+    differences = models.JSONField(default=list)  # the scenario's truths against the spec: the answer key
+    orchestrator = models.CharField(max_length=16, choices=AssistantMode.choices, default=AssistantMode.PLANNER)
+    conversations = models.PositiveIntegerField()
+    seed = models.PositiveIntegerField(default=0)
+    chunk_size = models.PositiveIntegerField(default=25)
+    status = models.CharField(max_length=16, choices=SimulationStatus.choices, default=SimulationStatus.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    summary = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ("-created_at", "-pk")
+
+    def __str__(self) -> str:
+        return f"simulation {self.pk} ({self.status})"
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.done / self.conversations) if self.conversations else 100
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (SimulationStatus.DONE, SimulationStatus.FAILED, SimulationStatus.CANCELLED)
+
+
+class SimulatedConversation(models.Model):
+    """One simulated conversation: its masked transcript and trace (the live format), state and figures."""
+
+    run = models.ForeignKey(SimulationRun, on_delete=models.CASCADE, related_name="results")
+    index = models.PositiveIntegerField()
+    intent = models.CharField(max_length=64)
+    outcome = models.CharField(max_length=16)  # success | gave_up | stopped | stalled | failed
+    success = models.BooleanField()
+    turns = models.PositiveIntegerField()
+    metrics = models.JSONField()
+    transcript = models.JSONField()
+    trace = models.JSONField()
+    state = models.JSONField()  # the final session state, sensitive values masked
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("run_id", "index")
+        # What makes a redelivered chunk harmless: conversation i of a run is stored once.
+        constraints = (models.UniqueConstraint(fields=["run", "index"], name="simulated_conversation_unique"),)
+
+    def __str__(self) -> str:
+        return f"run {self.run_id} #{self.index}"
