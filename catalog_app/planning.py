@@ -10,12 +10,12 @@ import hashlib
 import json
 from collections.abc import Iterable
 
-from catalog_app.caching import Lru
 from catalog_app.models import CatalogVersion
 from catalog_app.selectors import version_key, version_spec
 from orchestrator.engine.catalog.spec import CatalogSpec, Goal
 from orchestrator.engine.catalog.spec_io import catalog_to_data
 from orchestrator.engine.errors import ConcertoError
+from orchestrator.engine.lru import Lru
 from orchestrator.engine.planning.compile import intent_goal
 from orchestrator.engine.planning.pddl import domain_text, problem_text
 from orchestrator.engine.planning.planner import Planner, PlanResult

@@ -7,8 +7,8 @@ from django.db.models import QuerySet
 from orchestrator.engine.catalog import spec as schema
 from orchestrator.engine.catalog.spec import CatalogSpec
 from orchestrator.engine.errors import UnknownName
+from orchestrator.engine.lru import Lru
 
-from .caching import Lru
 from .models import Catalog, CatalogVersion, Element, Intent, Membership, Mode, Skill, VersionStatus, Workspace
 
 

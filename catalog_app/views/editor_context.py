@@ -16,12 +16,12 @@ from orchestrator.engine.analysis.plan_words import cost_words, step_sentence
 from orchestrator.engine.catalog import spec as schema
 from orchestrator.engine.catalog.lint import LintItem, lint_catalog
 from orchestrator.engine.errors import ConcertoError
+from orchestrator.engine.lru import Lru
 from orchestrator.engine.planning.pddl import domain_text, problem_text
 from orchestrator.engine.runtime.replies import Wording
 
 from .. import forms as studio_forms
 from .. import history
-from ..caching import Lru
 from ..models import CatalogVersion
 from .common import ElementNode, element_tree, readable
 from .edits import Edit

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..catalog.spec import CatalogSpec, Goal
+from ..lru import Lru
 from .compile import Domain, check_goal, compile_catalog, goal_operations
 from .downward import OPTIMAL_SEARCH, run_landmarks, run_search
 from .ground import GroundAction, GroundTask, ground
-from .plan_cache import PlanCache
 from .reachability import Blocker, blockers, reachable, relevant
 from .sas import SasOperator, write_sas
 from .task import Fact, PlanningState, StepKind
@@ -144,7 +144,7 @@ class Planner:
         self.search = search
         self.task: GroundTask = ground(domain)
         # Exact: the domain and search are fixed for this instance, so (goal, state) decides the plan.
-        self.cache: PlanCache[PlanResult] = PlanCache(cache_size)
+        self.cache: Lru[PlanResult] = Lru(cache_size)
 
     @classmethod
     def for_spec(cls, spec: CatalogSpec, search: str = OPTIMAL_SEARCH, cache_size: int = 4096) -> Planner:
@@ -153,7 +153,7 @@ class Planner:
     def plan(self, goal: Goal, state: PlanningState | None = None) -> PlanResult:
         """The optimal plan for `goal` from `state`; a (goal, state) seen before is answered from memory."""
         state = state or PlanningState()
-        return self.cache.get_or_compute((goal, state), lambda: self._search(goal, state))
+        return self.cache.get_or_build((goal, state), lambda: self._search(goal, state))
 
     def _search(self, goal: Goal, state: PlanningState) -> PlanResult:
         prepared = self._prepare(goal, state)

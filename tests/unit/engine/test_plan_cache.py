@@ -1,8 +1,8 @@
 """The plan cache: a (goal, state) seen before is answered without starting Fast Downward again."""
 
 from orchestrator.engine.catalog.spec import Goal
+from orchestrator.engine.lru import Lru
 from orchestrator.engine.planning import planner as planner_module
-from orchestrator.engine.planning.plan_cache import PlanCache
 from orchestrator.engine.planning.planner import Planner
 from orchestrator.engine.planning.task import PlanningState
 
@@ -38,11 +38,11 @@ def test_the_cached_plan_is_the_one_a_fresh_search_finds(banking):
 
 
 def test_the_cache_forgets_the_least_recently_used_state():
-    cache: PlanCache[int] = PlanCache(size=2)
-    cache.get_or_compute("a", lambda: 1)
-    cache.get_or_compute("b", lambda: 2)
-    cache.get_or_compute("a", lambda: 99)  # a hit: "a" becomes the most recent
-    cache.get_or_compute("c", lambda: 3)  # "b" goes
+    cache: Lru[int] = Lru(size=2)
+    cache.get_or_build("a", lambda: 1)
+    cache.get_or_build("b", lambda: 2)
+    cache.get_or_build("a", lambda: 99)  # a hit: "a" becomes the most recent
+    cache.get_or_build("c", lambda: 3)  # "b" goes
     assert len(cache) == 2
-    assert cache.get_or_compute("b", lambda: 20) == 20
-    assert cache.get_or_compute("a", lambda: 99) == 99  # "a" went when "b" came back
+    assert cache.get_or_build("b", lambda: 20) == 20
+    assert cache.get_or_build("a", lambda: 99) == 99  # "a" went when "b" came back

@@ -1,4 +1,9 @@
-"""A small thread-safe LRU map, for what is costly to build and never changes under its key."""
+"""A thread-safe LRU map with hit counts, for what is costly to build and never changes under its key.
+
+One for every cache of the project: plans by (goal, state) in the planner, and on the Django side specs,
+planners and editor previews by content. A key must say everything the value depends on, so answering
+from memory is exact.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,8 @@ V = TypeVar("V")
 class Lru(Generic[V]):
     def __init__(self, size: int):
         self.size = size
+        self.hits = 0
+        self.misses = 0
         self._items: OrderedDict[Hashable, V] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -20,10 +27,15 @@ class Lru(Generic[V]):
         with self._lock:
             if key in self._items:
                 self._items.move_to_end(key)
+                self.hits += 1
                 return self._items[key]
-        value = build()  # outside the lock: building (grounding a catalog) may take a while
+            self.misses += 1
+        value = build()  # outside the lock: a search or a grounding takes a while, other threads go on
         with self._lock:
             self._items[key] = value
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
         return value
+
+    def __len__(self) -> int:
+        return len(self._items)
