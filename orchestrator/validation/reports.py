@@ -7,7 +7,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.template.defaultfilters import pluralize
 from django.template.loader import render_to_string
+
+from orchestrator.charts import Series, bar_chart
 
 CHART_BARS = 12
 TROUBLED_SHOWN = 100  # sequences whose diffs the studio page shows; the downloads have them all
@@ -38,17 +41,13 @@ def _by_count(counts: dict[str, int]) -> list[tuple[str, int]]:
 
 
 def failure_chart(failures: dict[str, int], limit: int = CHART_BARS) -> dict[str, Any]:
-    """Geometry of a horizontal bar chart of failures per tool, drawn as inline SVG."""
+    """Failures per tool, the most first, as a bar chart (`chart.html`)."""
     items = _by_count(failures)[:limit]
-    top = max((count for _, count in items), default=0) or 1
-    label, area, row = 230, 340, 28
-    bars = [
-        {"name": name if len(name) <= 30 else f"{name[:29]}…", "full_name": name, "count": count,
-         "y": i * row + 4, "text_y": i * row + 20, "width": max(2, round(area * count / top))}
-        for i, (name, count) in enumerate(items)
-    ]
-    return {"bars": bars, "label_width": label, "width": label + area + 50, "height": len(items) * row + 8,
-            "more": max(0, len(failures) - limit)}
+    more = max(0, len(failures) - limit)
+    caption = "Calls with at least one error, per tool" + (f" (and {more} more tool{pluralize(more)})" if more else "")
+    return bar_chart("Failures per tool", [name for name, _ in items], [Series("failures", [c for _, c in items])],
+                     caption=caption + ".", empty="No call failed: nothing to chart.", colours=("#a40e26",),
+                     chart_id="chart")
 
 
 def report_html(*, report: dict[str, Any], title: str, source: str, finished_at: datetime | None) -> str:

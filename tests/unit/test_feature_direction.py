@@ -13,7 +13,7 @@ import pytest
 from tests.import_graph import imported_modules
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = {"modes", "models", "engine"}  # the orchestrators' names, the models registry, the pure engine
+SHARED = {"modes", "models", "charts", "engine"}  # shared vocabulary, the models registry, charts, the pure engine
 MAY_USE = {
     "jobs": set(),
     "validation": {"jobs"},
