@@ -18,7 +18,10 @@ COPY requirements/base.txt requirements/nlu.txt requirements/
 RUN pip install -r requirements/base.txt && pip install --no-deps -r requirements/nlu.txt
 
 COPY . .
-RUN python manage.py collectstatic --noinput \
+# collectstatic needs settings, not a secret: a throwaway key for this step only, so that no
+# var/secret_key is baked into a layer that every container of the image would share.
+RUN SECRET_KEY=build-only-not-a-secret python manage.py collectstatic --noinput \
+    && test ! -e var/secret_key \
     && useradd --create-home --uid 1000 concerto \
     && mkdir -p var \
     && chown -R concerto:concerto var

@@ -10,12 +10,19 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
-install: $(BIN)/python
+# Installs run again only when a requirements file changes (a stamp file in the venv says when they last ran).
+$(VENV)/.installed-base: requirements/base.txt requirements/nlu.txt | $(BIN)/python
 	$(BIN)/pip install --quiet -r requirements/base.txt
 	$(BIN)/pip install --quiet --no-deps -r requirements/nlu.txt
+	@touch $@
 
-install-dev: install
+$(VENV)/.installed-dev: requirements/dev.txt $(VENV)/.installed-base
 	$(BIN)/pip install --quiet -r requirements/dev.txt
+	@touch $@
+
+install: $(VENV)/.installed-base
+
+install-dev: $(VENV)/.installed-dev
 
 # Sets up the embedded default (SQLite, filesystem broker), loads the banking demo and starts
 # the web server with a Celery worker at http://127.0.0.1:8000, and a demo customer site with
@@ -26,9 +33,12 @@ demo: install graphviz
 	$(BIN)/python manage.py load_demo --cold-start
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py run_studio
 
-# Headless Chromium comes from Debian's package, never from a test tool's download.
+# Headless Chromium comes from Debian's package, never from a test tool's download. Where apt cannot
+# install it (not root, not Debian), the browser tests skip and say why; CI requires them
+# (CONCERTO_REQUIRE_BROWSER=1 in .ci/run).
 browser:
-	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+	@command -v chromium >/dev/null || { command -v apt-get >/dev/null && apt-get update -qq && \
+	  apt-get install -y -qq chromium >/dev/null; } || echo "chromium not installed: the browser tests will be skipped"
 
 # The catalog graph is drawn by Graphviz's `dot`, from Debian's package where apt is at hand;
 # elsewhere install graphviz yourself (the studio runs without it, the graph page says so).

@@ -127,3 +127,13 @@ def test_web_and_image_serve_with_threaded_workers_from_one_config(services):
     values: dict = {}
     exec(compile((ROOT / config).read_text(), config, "exec"), values)  # noqa: S102 - our own config file
     assert values["worker_class"] == "gthread" and values["threads"] > 1 and values["workers"] >= 2
+
+
+def test_the_image_bakes_no_secret_key_into_a_layer():
+    """collectstatic loads the settings, which make var/secret_key when SECRET_KEY is unset; a key made
+    while building would be in the image, shared by every container run without SECRET_KEY."""
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    steps = [step for step in re.split(r"\n(?=[A-Z]+ )", dockerfile) if step.startswith("RUN ")]
+    for step in steps:
+        if "manage.py" in step:
+            assert re.search(r"\bSECRET_KEY=\S+ python manage\.py", step), step

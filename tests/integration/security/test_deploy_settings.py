@@ -80,3 +80,22 @@ def test_check_deploy_names_what_is_left_to_set_with_no_variables():
     for warning in ("W004", "W008", "W012", "W016", "concerto.W001"):
         assert warning in output
     assert "W009" not in output and "W018" not in output  # the key and DEBUG are safe by default
+
+
+def _readme_deploy_variables() -> dict[str, str]:
+    """The variables of the README's Deploying block, as a newcomer would copy them."""
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("## Deploying", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    pairs = (line.split("#", 1)[0].strip().split("=", 1) for line in block.splitlines())
+    return {name: value for name, value in (p for p in pairs if len(p) == 2)}
+
+
+def test_the_readme_deploy_variables_make_check_deploy_clean():
+    env = _readme_deploy_variables()
+    assert env["SECRET_KEY"] == "..." and env["CACHE_URL"].startswith("redis://redis:")
+    # A real key, and this machine's Redis for the compose host name.
+    env.update(SECRET_KEY=PRODUCTION["SECRET_KEY"], CACHE_URL=PRODUCTION["CACHE_URL"])
+    code = ("from django.core.management import execute_from_command_line; "
+            "execute_from_command_line(['manage.py', 'check', '--deploy', '--fail-level', 'WARNING'])")
+    result = _run(code, env)
+    assert result.returncode == 0, result.stderr
