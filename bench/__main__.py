@@ -39,11 +39,16 @@ PARTS: dict[str, Callable[[argparse.Namespace, list[str]], None]] = {
     "load": lambda chosen, rest: load.main(rest if chosen.only == "load" else []),
 }
 
-options = argparse.ArgumentParser(add_help=False)  # --help goes on to the planning part
+options = argparse.ArgumentParser(prog="python -m bench", add_help=False)
 options.add_argument("--only", choices=tuple(PARTS))
 for part in (validation, learning, nestful, editor):
     part.add_arguments(options)
 chosen, rest = options.parse_known_args()
+if chosen.only is None and {"-h", "--help"} & set(rest):  # with --only PART, --help is that part's own
+    options.print_help()
+    print("\nparts, in the order they run:", ", ".join(PARTS))
+    print("a part's own options: python -m bench --only PART --help")
+    sys.exit(0)
 
 chosen_parts = [run for name, run in PARTS.items() if chosen.only in (None, name)]
 for number, run in enumerate(chosen_parts):
