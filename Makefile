@@ -28,10 +28,14 @@ install-dev: $(VENV)/.installed-dev
 # the web server with a Celery worker at http://127.0.0.1:8000, and a demo customer site with
 # the chat widget at http://127.0.0.1:8001. DEBUG is off by default in the settings (a deployment
 # that forgets it shows no tracebacks); the local demo turns it on.
+# Other ports: make demo PORT=8080 WIDGET_DEMO_PORT=8081 (the demo assistants then allow those pages).
+PORT ?= 8000
+WIDGET_DEMO_PORT ?= 8001
+
 demo: install graphviz
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py load_demo --cold-start
-	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py run_studio
+	$(BIN)/python manage.py load_demo --cold-start --ports $(PORT),$(WIDGET_DEMO_PORT)
+	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py run_studio 127.0.0.1:$(PORT) --widget-demo-port $(WIDGET_DEMO_PORT)
 
 # Headless Chromium comes from Debian's package, never from a test tool's download. Where apt cannot
 # install it (not root, not Debian), the browser tests skip and say why; CI requires them

@@ -11,6 +11,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from django.template.loader import render_to_string
 
+from orchestrator.chat.selectors import assistant_by_key
+
 
 def widget_tag(*, api: str, key: str, extra: str = "") -> str:
     api = api.rstrip("/")
@@ -47,3 +49,16 @@ def serve_in_thread(server: ThreadingHTTPServer) -> threading.Thread:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     return thread
+
+
+def origin_refused(*, key: str, host: str, port: int) -> str:
+    """Why the widget on this page would say the chat is unavailable, or "" when the assistant allows it."""
+    assistant = assistant_by_key(key=key)
+    if assistant is None:
+        return f"No assistant '{key}' is published: the widget will say the chat is unavailable (manage.py load_demo)."
+    browser_host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    origin = f"http://{browser_host}:{port}"
+    if origin in assistant.allowed_origins:
+        return ""
+    return (f"Assistant '{key}' does not allow {origin}: the widget will say the chat is unavailable. "
+            f"Allow it on the assistant's page, or run: python manage.py load_demo --ports STUDIO_PORT,{port}")

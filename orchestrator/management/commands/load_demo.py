@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import argparse
 import os
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from catalog_app.services import (
     version_promote,
     workspace_get_or_create_default,
 )
+from orchestrator.assistants.models import Assistant
 from orchestrator.assistants.services import assistant_create, assistant_set_origins, assistant_set_version
 from orchestrator.chat.selectors import assistant_by_key
 from orchestrator.engine.catalog.spec_io import load_catalog
@@ -26,14 +28,21 @@ from orchestrator.modes import AssistantMode
 from orchestrator.simulation.services import scenario_save
 
 DEMO_CATALOG = Path(__file__).resolve().parents[3] / "catalog_app" / "demo" / "banking.yaml"
-# Simulation (issue 12): the banking scenario; with --cold-start also the thin catalog and its own.
+# Simulation: the banking scenario; with --cold-start also the thin catalog and its own.
 DEMO_SCENARIO = ("banking.yaml", "banking-scenario.yaml")
 COLD_START = ("banking-thin.yaml", "banking-thin-scenario.yaml")
 # The demo chat assistant: its publishable key, and the pages that may embed it: the studio
 # (runserver) and the demo "customer site" of `run_widget_demo` on another port.
 DEMO_ASSISTANT = "demo-banking"
-DEMO_ORIGINS = ["http://127.0.0.1:8000", "http://localhost:8000", "http://127.0.0.1:8001", "http://localhost:8001"]
-# Cold start (issue 13): the thin catalog's assistant starts on S3; only a gated promotion moves it to the planner.
+DEMO_PORTS = (8000, 8001)  # the studio's, the demo site's (`make demo PORT=... WIDGET_DEMO_PORT=...`)
+
+
+def demo_origins(ports: tuple[int, ...] = DEMO_PORTS) -> list[str]:
+    return [f"http://{host}:{port}" for port in ports for host in ("127.0.0.1", "localhost")]
+
+
+DEMO_ORIGINS = demo_origins()
+# Cold start: the thin catalog's assistant starts on S3; only a gated promotion moves it to the planner.
 COLD_START_ASSISTANT = "demo-banking-thin"
 # (username, password, role): for a local demo only; the passwords are public.
 DEMO_USERS = [("analyst", "analyst", Role.ANALYST), ("admin", "admin", Role.ADMIN)]
@@ -49,18 +58,22 @@ class Command(BaseCommand):
         )
         parser.add_argument("--cold-start", action="store_true",
                             help="also load the thin banking catalog (banking-thin) and its simulation scenario")
+        parser.add_argument("--ports", type=_ports, default=DEMO_PORTS, metavar="STUDIO,SITE",
+                            help="the studio's and the demo site's ports, whose pages may embed the demo "
+                                 "assistants (default 8000,8001)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["only_if_asked"] and os.environ.get("LOAD_DEMO", "0") != "1":
             self.stdout.write("Demo not loaded (set LOAD_DEMO=1 to load it, with its public logins).")
             return
         workspace = workspace_get_or_create_default()
+        origins = demo_origins(options["ports"])
         with user_errors(str(DEMO_CATALOG)):
             version = self._catalog(workspace)
-            self._assistant(workspace, version)
+            self._assistant(workspace, version, origins)
             self._simulations(workspace, [DEMO_SCENARIO, COLD_START] if options["cold_start"] else [DEMO_SCENARIO])
             if options["cold_start"]:
-                self._cold_start_assistant(workspace)
+                self._cold_start_assistant(workspace, origins)
         for username, password, role in DEMO_USERS:
             self._user(workspace, username, password, role)
         logins = " or ".join(f"{username} / {password}" for username, password, _ in DEMO_USERS)
@@ -90,19 +103,18 @@ class Command(BaseCommand):
                           f"with draft {draft.number} to edit.")
         return version
 
-    def _assistant(self, workspace: Workspace, version: CatalogVersion) -> None:
+    def _assistant(self, workspace: Workspace, version: CatalogVersion, origins: list[str]) -> None:
         """The banking assistant on the promoted demo version, moved along when a new one comes."""
         assistant = assistant_by_key(key=DEMO_ASSISTANT)
         if assistant is None:
-            assistant_create(workspace=workspace, version=version, key=DEMO_ASSISTANT, allowed_origins=DEMO_ORIGINS,
+            assistant_create(workspace=workspace, version=version, key=DEMO_ASSISTANT, allowed_origins=origins,
                              name="Banking assistant (demo)")
             self.stdout.write(f"Published assistant '{DEMO_ASSISTANT}' on banking version {version.number}.")
         elif assistant.catalog_version_id != version.pk:
             assistant_set_version(assistant=assistant, version=version)
             self.stdout.write(f"Assistant '{DEMO_ASSISTANT}' now runs banking version {version.number}.")
-        if assistant is not None and not set(DEMO_ORIGINS) <= set(assistant.allowed_origins):
-            # A database from before the demo host page: let that page embed the widget too.
-            assistant_set_origins(assistant=assistant, allowed_origins=[*assistant.allowed_origins, *DEMO_ORIGINS])
+        if assistant is not None:
+            _allow(assistant, origins)
 
     def _simulations(self, workspace: Workspace, pairs: list[tuple[str, str]]) -> None:
         folder = DEMO_CATALOG.parent
@@ -116,9 +128,11 @@ class Command(BaseCommand):
             stored = scenario_save(catalog=catalog, data=yaml.safe_load((folder / scenario_file).read_text()))
             self.stdout.write(f"Scenario '{stored.name}' of '{spec.catalog}' is loaded.")
 
-    def _cold_start_assistant(self, workspace: Workspace) -> None:
-        """Issue 13: the thin catalog published with the S3 orchestrator, the start of the cold-start story."""
-        if assistant_by_key(key=COLD_START_ASSISTANT) is not None:
+    def _cold_start_assistant(self, workspace: Workspace, origins: list[str]) -> None:
+        """The thin catalog published with the S3 orchestrator, the start of the cold-start story."""
+        existing = assistant_by_key(key=COLD_START_ASSISTANT)
+        if existing is not None:
+            _allow(existing, origins)
             return
         catalog = Catalog.objects.get(workspace=workspace, slug="banking-thin")
         # Assistants run promoted versions only: the sketch as first promoted, a draft beside it to refine.
@@ -127,7 +141,7 @@ class Command(BaseCommand):
             version = version_promote(version=version_latest(catalog=catalog), user=None)
             version_create_draft(version=version, user=None)
         assistant_create(workspace=workspace, version=version, key=COLD_START_ASSISTANT,
-                         mode=AssistantMode.S3, allowed_origins=DEMO_ORIGINS, name="Banking assistant (cold start)")
+                         mode=AssistantMode.S3, allowed_origins=origins, name="Banking assistant (cold start)")
         self.stdout.write(f"Published assistant '{COLD_START_ASSISTANT}' on banking-thin with the S3 orchestrator.")
 
     def _user(self, workspace: Workspace, username: str, password: str, role: str) -> None:
@@ -136,3 +150,19 @@ class Command(BaseCommand):
             user = user_create(username=username, password=password, weak_password_allowed=True)
             self.stdout.write(f"Created user '{username}' ({role}).")
         membership_set(workspace=workspace, user=user, role=role)
+
+
+def _allow(assistant: Assistant, origins: list[str]) -> None:
+    """Add the demo pages' origins (an earlier load, other ports): the ones an analyst added stay."""
+    if not set(origins) <= set(assistant.allowed_origins):
+        assistant_set_origins(assistant=assistant, allowed_origins=[*assistant.allowed_origins, *origins])
+
+
+def _ports(text: str) -> tuple[int, ...]:
+    try:
+        ports = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        ports = ()
+    if not ports or not all(0 < port < 65536 for port in ports):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a list of ports such as 8000,8001")
+    return ports

@@ -4,7 +4,8 @@
                                      [--key demo-banking]
 
 The page's origin (http://HOST:PORT) must be among the assistant's allowed origins: `load_demo`
-allows http://127.0.0.1:8001 and http://localhost:8001 for `demo-banking`.
+allows http://127.0.0.1:8001 and http://localhost:8001 for `demo-banking` (`load_demo --ports
+8080,8081` for other ports); the command says so when the assistant does not allow the page.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from orchestrator.chat.widget_demo import demo_page, demo_server
+from orchestrator.chat.widget_demo import demo_page, demo_server, origin_refused
 
 
 class Command(BaseCommand):
@@ -29,6 +30,9 @@ class Command(BaseCommand):
         server = demo_server(host=host, port=port, page=demo_page(api=api, key=key))
         self.stdout.write(f"Demo customer site at http://{host}:{server.server_port}/ "
                           f"(assistant '{key}' from {api}; Ctrl-C stops it).")
+        refused = origin_refused(key=key, host=host, port=server.server_port)
+        if refused:
+            self.stderr.write(refused)
         try:
             server.serve_forever()
         except KeyboardInterrupt:
