@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog_app.models import CatalogVersion, Workspace
 from catalog_app.selectors import catalog_get, version_get, version_latest
@@ -44,9 +45,22 @@ def user_errors(what: str = "") -> Iterator[None]:
         raise CommandError(f"{head}{exc}") from None
 
 
+class VersionedCommand(BaseCommand):
+    """A command about one version of a catalog. `--version N` names that version in every command, so
+    Django's own `--version` (its release) gives way to it; `--number N` is the same option."""
+
+    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
+        kwargs.setdefault("conflict_handler", "resolve")
+        return super().create_parser(prog_name, subcommand, **kwargs)
+
+
+def add_version_option(parser: CommandParser, help: str = "the catalog version (default: the latest)") -> None:
+    parser.add_argument("--version", "--number", dest="number", type=int, default=None, metavar="N", help=help)
+
+
 def add_version_arguments(parser: CommandParser) -> None:
     parser.add_argument("slug", help="the catalog's slug")
-    parser.add_argument("--number", type=int, default=None, help="version number (default: latest)")
+    add_version_option(parser)
     parser.add_argument("--workspace", default=DEFAULT_WORKSPACE, help="workspace slug")
 
 

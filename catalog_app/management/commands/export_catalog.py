@@ -2,14 +2,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import CommandParser
 
-from catalog_app.cli import add_version_arguments, resolve_version
+from catalog_app.cli import VersionedCommand, add_version_arguments, resolve_version
 from catalog_app.selectors import version_spec
 from orchestrator.engine.catalog.spec_io import dump_catalog
 
 
-class Command(BaseCommand):
+class Command(VersionedCommand):
     help = "Print a catalog version (the latest unless --number) as YAML or JSON."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils import timezone
 
-from catalog_app.cli import BAD_INPUT, read_input, resolve_version, user_errors
+from catalog_app.cli import BAD_INPUT, VersionedCommand, add_version_option, read_input, resolve_version, user_errors
 from catalog_app.services import DEFAULT_WORKSPACE
 from orchestrator.engine.analysis.trajectories import BatchReport
 from orchestrator.engine.analysis.trajectory_io import decode_json, report_to_data
@@ -24,7 +24,7 @@ from orchestrator.validation.services import trajectories_analyze
 MAX_FILE_BYTES = 50 * 1024 * 1024
 
 
-class Command(BaseCommand):
+class Command(VersionedCommand):
     help = "Analyse recorded tool-call sequences: error tags, repairs, compression, batch figures."
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -32,7 +32,7 @@ class Command(BaseCommand):
                             help="the catalog whose skills are the tools (unless --tools), then the sequences file")
         parser.add_argument("--tools", help="tool specs (OpenAPI 3, NESTFUL or OpenAI function specs) instead: "
                                              "a file, or a directory of them (one OpenAPI file per tool)")
-        parser.add_argument("--number", type=int, default=None, help="catalog version (default: latest)")
+        add_version_option(parser)
         parser.add_argument("--workspace", default=DEFAULT_WORKSPACE, help="workspace slug")
         parser.add_argument("--goals", action="store_true",
                             help="also judge each sequence sound / valid / optimal with the planner (slower)")

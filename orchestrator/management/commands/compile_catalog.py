@@ -3,15 +3,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
-from catalog_app.cli import add_version_arguments, resolve_version, user_errors
+from catalog_app.cli import VersionedCommand, add_version_arguments, resolve_version, user_errors
 from catalog_app.planning import goal_problem_pddl, version_domain_pddl
 from catalog_app.selectors import version_spec
 from orchestrator.engine.planning.compile import intent_goal
 
 
-class Command(BaseCommand):
+class Command(VersionedCommand):
     help = "Write a catalog version's PDDL domain (and an intent's problem) into a folder."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -2,14 +2,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
-from catalog_app.cli import add_version_arguments, names, resolve_version, user_errors
+from catalog_app.cli import VersionedCommand, add_version_arguments, names, resolve_version, user_errors
 from catalog_app.planning import cannot_operations, intent_plan, parse_cannot
 from orchestrator.engine.planning.task import PlanningState
 
 
-class Command(BaseCommand):
+class Command(VersionedCommand):
     help = "Print the optimal plan of an intent, as readable lines, and its cost."
 
     def add_arguments(self, parser: CommandParser) -> None:

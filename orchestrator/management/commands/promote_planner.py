@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
-from catalog_app.cli import resolve_version, user_errors
+from catalog_app.cli import VersionedCommand, add_version_option, resolve_version, user_errors
 from catalog_app.services import DEFAULT_WORKSPACE
 from orchestrator.assistants.models import Assistant
 from orchestrator.assistants.promotion import assistant_promote_to_planner, policy_set, promotion_report
@@ -22,18 +22,14 @@ from orchestrator.assistants.promotion import assistant_promote_to_planner, poli
 BAD_INPUT = 2
 
 
-class Command(BaseCommand):
+class Command(VersionedCommand):
     help = "Promote a catalog version through its gates and switch an assistant to the planner orchestrator."
-
-    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> Any:
-        kwargs.setdefault("conflict_handler", "resolve")  # --version is the catalog version here
-        return super().create_parser(prog_name, subcommand, **kwargs)
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug")
         parser.add_argument("--assistant", required=True, help="the assistant's key")
         parser.add_argument("--user", required=True, help="an admin of the workspace")
-        parser.add_argument("--version", dest="number", type=int, default=None)
+        add_version_option(parser)
         parser.add_argument("--threshold", type=float, default=None, help="goal success (%%) a planner run must reach")
         parser.add_argument("--workspace", default=DEFAULT_WORKSPACE)
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
-from catalog_app.cli import user_errors
+from catalog_app.cli import VersionedCommand, add_version_option, user_errors
 from catalog_app.models import Workspace
 from catalog_app.selectors import catalog_get, version_get
 from catalog_app.services import DEFAULT_WORKSPACE
@@ -21,32 +21,27 @@ from orchestrator.assistants.services import assistant_publish
 from orchestrator.modes import AssistantMode
 
 
-class Command(BaseCommand):
+class Command(VersionedCommand):
     help = "Publish a catalog's promoted version as a chat assistant under a publishable key."
-
-    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
-        # The issue's `--version N` names a catalog version; Django's own --version (its release)
-        # gives way to it.
-        return super().create_parser(prog_name, subcommand, conflict_handler="resolve", **kwargs)
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug", help="the catalog to publish")
         parser.add_argument("--key", required=True, help="the publishable key (the widget's data-assistant)")
-        parser.add_argument("--version", type=int, default=None, help="a promoted version (default: the latest)")
+        add_version_option(parser, help="a promoted version (default: the latest)")
         parser.add_argument("--orchestrator", choices=[m.value for m in AssistantMode], default=AssistantMode.PLANNER)
         parser.add_argument("--origin", action="extend", nargs="+", default=None, dest="origins", metavar="URL",
                             help="sites that may embed the widget, e.g. https://shop.example.com (repeatable)")
         parser.add_argument("--name", default="", help="the assistant's name")
         parser.add_argument("--workspace", default=DEFAULT_WORKSPACE, help="workspace slug")
 
-    def handle(self, *args: Any, slug: str, key: str, version: int | None, orchestrator: str,
+    def handle(self, *args: Any, slug: str, key: str, number: int | None, orchestrator: str,
                origins: list[str] | None, name: str, workspace: str, **options: Any) -> None:
         space = Workspace.objects.filter(slug=workspace).first()
         if space is None:
             raise CommandError(f"unknown workspace '{workspace}'")
         with user_errors(slug):
             catalog = catalog_get(workspace=space, slug=slug)
-            chosen = version_get(catalog=catalog, number=version) if version is not None else None
+            chosen = version_get(catalog=catalog, number=number) if number is not None else None
             assistant, created = assistant_publish(catalog=catalog, key=key, version=chosen, mode=orchestrator,
                                                    allowed_origins=origins, name=name)
         verb = "Published" if created else "Updated"

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
-from catalog_app.cli import resolve_version, user_errors
+from catalog_app.cli import VersionedCommand, add_version_option, resolve_version, user_errors
 from catalog_app.services import DEFAULT_WORKSPACE
 from orchestrator.simulation.models import SimulationRun, SimulationScenario, SimulationStatus
 from orchestrator.simulation.services import run_create, run_execute
@@ -25,16 +25,12 @@ BAD_INPUT = 2
 MAX_FILE_BYTES = 256 * 1024
 
 
-class Command(BaseCommand):
+class Command(VersionedCommand):
     help = "Simulate conversations with a catalog under a scenario and print the run's figures."
-
-    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
-        kwargs.setdefault("conflict_handler", "resolve")  # --version is the catalog version here, not Django's
-        return super().create_parser(prog_name, subcommand, **kwargs)
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug", help="the catalog's slug")
-        parser.add_argument("--version", dest="number", type=int, default=None, help="version (default: latest)")
+        add_version_option(parser)
         parser.add_argument("--scenario", help="a scenario stored for the catalog, or a YAML/JSON file "
                                                "(default: the catalog's first stored scenario)")
         parser.add_argument("--orchestrator", choices=("planner", "s3"), default="planner")

@@ -11,9 +11,17 @@ import json
 import sys
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
-from catalog_app.cli import BAD_INPUT, add_version_arguments, names, read_input, resolve_version, user_errors
+from catalog_app.cli import (
+    BAD_INPUT,
+    VersionedCommand,
+    add_version_arguments,
+    names,
+    read_input,
+    resolve_version,
+    user_errors,
+)
 from orchestrator.engine.analysis.plan_validation import QUALITIES, ValidationReport
 from orchestrator.engine.catalog.spec import Goal
 from orchestrator.validation.services import plan_validate
@@ -21,7 +29,7 @@ from orchestrator.validation.services import plan_validate
 MAX_PLAN_BYTES = 1024 * 1024
 
 
-class Command(BaseCommand):
+class Command(VersionedCommand):
     help = "Judge a written plan for an intent: sound, valid or optimal; print the fix as a diff."
 
     def add_arguments(self, parser: CommandParser) -> None:
