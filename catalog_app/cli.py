@@ -12,11 +12,19 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from catalog_app.models import CatalogVersion, Workspace
 from catalog_app.selectors import catalog_get, version_get, version_latest
 from catalog_app.services import DEFAULT_WORKSPACE
-from orchestrator.engine.errors import ConcertoError, SpecError
+from orchestrator.engine.errors import UNREADABLE, ConcertoError, SpecError
 
 # The exit status of a command given input it cannot use (a missing or unreadable file, a bad
-# option), as argparse exits; 1 stays for "the input was read and the answer is no".
+# option, a name that does not exist), as argparse exits; 1 when the input was read and the answer
+# is no (no plan, a plan or a catalog that is not valid, a gate that refuses).
 BAD_INPUT = 2
+ANSWER_NO = 1
+
+
+def exit_status(exc: ConcertoError) -> int:
+    if isinstance(exc, SpecError):
+        return BAD_INPUT if any(issue.code == UNREADABLE for issue in exc.issues) else ANSWER_NO
+    return ANSWER_NO if exc.answer_is_no else BAD_INPUT
 
 
 def read_input(path: str, *, limit: int | None = None) -> bytes:
@@ -32,7 +40,8 @@ def read_input(path: str, *, limit: int | None = None) -> bytes:
 
 @contextmanager
 def user_errors(what: str = "") -> Iterator[None]:
-    """Re-raise a ConcertoError as a CommandError headed by `what`, one issue per line."""
+    """Re-raise a ConcertoError as a CommandError headed by `what`, one issue per line, exiting 2 or 1
+    (`exit_status`)."""
     head = f"{what}: " if what else ""
     try:
         yield
@@ -40,9 +49,9 @@ def user_errors(what: str = "") -> Iterator[None]:
         count = len(exc.issues)
         lines = [f"{head}{count} problem{'s' if count != 1 else ''}"]
         lines += [f"  {issue}" for issue in exc.issues]
-        raise CommandError("\n".join(lines)) from None
+        raise CommandError("\n".join(lines), returncode=exit_status(exc)) from None
     except ConcertoError as exc:
-        raise CommandError(f"{head}{exc}") from None
+        raise CommandError(f"{head}{exc}", returncode=exit_status(exc)) from None
 
 
 class VersionedCommand(BaseCommand):
@@ -68,12 +77,12 @@ def resolve_version(*, slug: str, number: int | None, workspace: str) -> Catalog
     """The version a command names (the latest by default), or a CommandError saying why not."""
     space = Workspace.objects.filter(slug=workspace).first()
     if space is None:
-        raise CommandError(f"unknown workspace '{workspace}'")
+        raise CommandError(f"unknown workspace '{workspace}'", returncode=BAD_INPUT)
     with user_errors():
         catalog = catalog_get(workspace=space, slug=slug)
         version = version_latest(catalog=catalog) if number is None else version_get(catalog=catalog, number=number)
     if version is None:
-        raise CommandError(f"{slug}: the catalog has no version")
+        raise CommandError(f"{slug}: the catalog has no version", returncode=BAD_INPUT)
     return version
 
 

@@ -37,6 +37,7 @@ Change = Callable[[CatalogSpec], CatalogSpec]
 
 
 class EditRefused(ConcertoError):
+    answer_is_no = True
     """An edit that would break the catalog or lose what other parts rely on; the message says where.
 
     Its `path` is the argument of the change at fault (`name`, `inputs`), which the studio's form

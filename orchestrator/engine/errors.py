@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+UNREADABLE = "unreadable"  # an Issue's code when a document could not be read at all (syntax, size, encoding)
+
 
 @dataclass(frozen=True)
 class Issue:
@@ -26,6 +28,9 @@ class ConcertoError(Exception):
     """
 
     path: str = ""
+    # The input was read and the answer is no (a gate refuses, an edit is refused), rather than the input
+    # could not be used: the command line's exit status 1 instead of 2.
+    answer_is_no: bool = False
 
     def __init__(self, message: str = "", *, path: str = ""):
         super().__init__(message)

@@ -40,5 +40,5 @@ def _workspace(slug: str | None) -> Workspace:
         return workspace_get_or_create_default()
     found = Workspace.objects.filter(slug=slug).first()
     if found is None:
-        raise CommandError(f"unknown workspace '{slug}'")
+        raise CommandError(f"unknown workspace '{slug}'", returncode=BAD_INPUT)
     return found

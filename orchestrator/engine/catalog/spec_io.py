@@ -8,7 +8,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import ValidationError
 
-from ..errors import Issue, SpecError
+from ..errors import UNREADABLE, Issue, SpecError
 from .checks import validate_catalog
 from .documents import Unreadable, load_json, load_yaml
 from .spec import CatalogSpec
@@ -69,17 +69,17 @@ def decode(text: str | bytes, fmt: Format | None = None, filename: str = "", max
     """Raw data from YAML or JSON text, with size and syntax errors as SpecError."""
     size = len(text.encode() if isinstance(text, str) else text)
     if size > max_bytes:
-        raise SpecError([Issue("", f"the file is {size:,} bytes; the limit is {max_bytes:,} bytes")])
+        raise SpecError([Issue("", f"the file is {size:,} bytes; the limit is {max_bytes:,} bytes", UNREADABLE)])
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
-            raise SpecError([Issue("", "the file is not UTF-8 text")]) from None
+            raise SpecError([Issue("", "the file is not UTF-8 text", UNREADABLE)]) from None
     fmt = fmt or guess_format(text, filename)
     try:
         return load_json(text) if fmt == "json" else load_yaml(text)
     except Unreadable as exc:
-        raise SpecError([Issue(exc.where, str(exc))]) from None
+        raise SpecError([Issue(exc.where, str(exc), UNREADABLE)]) from None
 
 
 def load_catalog(

@@ -59,10 +59,10 @@ class Command(VersionedCommand):
     def _analyse(self, paths: list[str], tools: str | None, number: int | None,
                  workspace: str, goals: bool) -> tuple[BatchReport, str]:
         if len(paths) > 2:
-            raise CommandError("give at most a catalog slug and one sequences file")
+            raise CommandError("give at most a catalog slug and one sequences file", returncode=BAD_INPUT)
         slug, file = (paths[0], paths[1]) if len(paths) == 2 else (None, paths[0])
         if slug and tools:
-            raise CommandError("give a catalog slug or --tools, not both")
+            raise CommandError("give a catalog slug or --tools, not both", returncode=BAD_INPUT)
         version = resolve_version(slug=slug, number=number, workspace=workspace) if slug else None
         with user_errors(file):
             samples = decode_json(_read(file), "the sequences file")
@@ -79,7 +79,7 @@ def _specs(path: str) -> Any:
         return decode_json(_read(path), "the tool specs file")
     files = sorted(folder.glob("*.json"))
     if not files:
-        raise CommandError(f"{path}: the directory holds no .json tool specs")
+        raise CommandError(f"{path}: the directory holds no .json tool specs", returncode=BAD_INPUT)
     documents = []
     for file in files:
         with user_errors(str(file)):

@@ -13,7 +13,7 @@ from typing import IO, Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from catalog_app.cli import user_errors
+from catalog_app.cli import BAD_INPUT, user_errors
 from catalog_app.models import Workspace
 from catalog_app.selectors import catalog_get
 from catalog_app.services import DEFAULT_WORKSPACE
@@ -65,13 +65,14 @@ class Command(BaseCommand):
     def _assistant(self, slug: str, key: str | None, workspace: str) -> Assistant:
         space = Workspace.objects.filter(slug=workspace).first()
         if space is None:
-            raise CommandError(f"unknown workspace '{workspace}'")
+            raise CommandError(f"unknown workspace '{workspace}'", returncode=BAD_INPUT)
         with user_errors():
             catalog = catalog_get(workspace=space, slug=slug)
         assistant = assistant_for_catalog(catalog=catalog, key=key)
         if assistant is None:
             which = f"'{key}' " if key else ""
-            raise CommandError(f"{slug}: no assistant {which}runs this catalog (for the demo: manage.py load_demo)")
+            raise CommandError(f"{slug}: no assistant {which}runs this catalog (for the demo: manage.py load_demo)",
+                               returncode=BAD_INPUT)
         return assistant
 
     def _say(self, replies: list[dict[str, Any]]) -> None:

@@ -5,7 +5,7 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
-from catalog_app.cli import VersionedCommand, add_version_arguments, resolve_version, user_errors
+from catalog_app.cli import BAD_INPUT, VersionedCommand, add_version_arguments, resolve_version, user_errors
 from catalog_app.planning import goal_problem_pddl, version_domain_pddl
 from catalog_app.selectors import version_spec
 from orchestrator.engine.planning.compile import intent_goal
@@ -37,6 +37,6 @@ class Command(VersionedCommand):
                 (folder / "problem.pddl").write_text(problem)
                 written.append(folder / "problem.pddl")
         except OSError as exc:
-            raise CommandError(f"cannot write to {folder}: {exc.strerror}") from None
+            raise CommandError(f"cannot write to {folder}: {exc.strerror}", returncode=BAD_INPUT) from None
         for path in written:
             self.stdout.write(f"wrote {path}")

@@ -45,9 +45,10 @@ class Command(BaseCommand):
         try:
             space = Workspace.objects.filter(slug=workspace).first()
             if space is None:
-                raise CommandError(f"unknown workspace '{workspace}'")
+                raise CommandError(f"unknown workspace '{workspace}'", returncode=BAD_INPUT)
             if run_id is None and not sessions and trajectories is None:
-                raise CommandError("give --run RUN_ID, --sessions, --trajectories FILE, or several")
+                raise CommandError("give --run RUN_ID, --sessions, --trajectories FILE, or several",
+                                   returncode=BAD_INPUT)
             with user_errors(slug):
                 imported = None
                 if trajectories is not None:
@@ -55,13 +56,14 @@ class Command(BaseCommand):
                         with open(trajectories, "rb") as handle:
                             imported = decode_json(handle.read(), f"{trajectories}")
                     except OSError as exc:
-                        raise CommandError(f"cannot read {trajectories}: {exc.strerror}") from None
+                        raise CommandError(f"cannot read {trajectories}: {exc.strerror}",
+                                           returncode=BAD_INPUT) from None
                 catalog = catalog_get(workspace=space, slug=slug)
                 run = None
                 if run_id is not None:
                     run = SimulationRun.objects.filter(pk=run_id, workspace=space).select_related("version").first()
                     if run is None:
-                        raise CommandError(f"no simulation {run_id} in workspace '{workspace}'")
+                        raise CommandError(f"no simulation {run_id} in workspace '{workspace}'", returncode=BAD_INPUT)
                 rows = refinements_propose(catalog=catalog, run=run, sessions=sessions, trajectories=imported)
         except CommandError as exc:
             raise CommandError(str(exc), returncode=BAD_INPUT) from None

@@ -4,7 +4,7 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
-from catalog_app.cli import VersionedCommand, add_version_arguments, names, resolve_version, user_errors
+from catalog_app.cli import ANSWER_NO, VersionedCommand, add_version_arguments, names, resolve_version, user_errors
 from catalog_app.planning import cannot_operations, intent_plan, parse_cannot
 from orchestrator.engine.planning.task import PlanningState
 
@@ -28,7 +28,7 @@ class Command(VersionedCommand):
             state = PlanningState.of(known=names(known), cannot_establish=cannot_establish)
             result = intent_plan(version=version, intent=intent, state=state)
         if not result.solved:
-            raise CommandError(f"{slug}: intent {intent}: {result.message}")
+            raise CommandError(f"{slug}: intent {intent}: {result.message}", returncode=ANSWER_NO)
         for number_, line in enumerate(result.lines, start=1):
             self.stdout.write(f"{number_:>3}. {line}")
         self.stdout.write(f"cost: {result.cost}")

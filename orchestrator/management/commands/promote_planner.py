@@ -39,10 +39,10 @@ class Command(VersionedCommand):
             version = resolve_version(slug=slug, number=number, workspace=workspace)
             who = get_user_model().objects.filter(username=user).first()
             if who is None:
-                raise CommandError(f"unknown user '{user}'")
+                raise CommandError(f"unknown user '{user}'", returncode=BAD_INPUT)
             found = Assistant.objects.filter(key=assistant, catalog_version__catalog=version.catalog).first()
             if found is None:
-                raise CommandError(f"no assistant '{assistant}' runs catalog '{slug}'")
+                raise CommandError(f"no assistant '{assistant}' runs catalog '{slug}'", returncode=BAD_INPUT)
             if threshold is not None:
                 with user_errors(slug):
                     policy_set(catalog=version.catalog, threshold=threshold / 100, user=who)
@@ -54,12 +54,7 @@ class Command(VersionedCommand):
         if report.threshold is not None:
             rate = f"{report.success_rate:.1%} (run {report.run.pk})" if report.run else "no planner run"
             self.stdout.write(f"threshold {report.threshold:.0%}; latest planner run of v{version.number}: {rate}")
-        try:
-            with user_errors(slug):
-                assistant_promote_to_planner(assistant=found, version=version, user=who)
-        except CommandError as exc:
-            if "promotion is gated" in str(exc) or "cannot run the planner" in str(exc) or "needs a plan" in str(exc):
-                raise CommandError(str(exc), returncode=1) from None
-            raise CommandError(str(exc), returncode=BAD_INPUT) from None
+        with user_errors(slug):  # a gate that refuses exits 1 (EditRefused), anything else 2
+            assistant_promote_to_planner(assistant=found, version=version, user=who)
         self.stdout.write(f"assistant {assistant} now runs {slug} v{version.number} with the planner orchestrator")
 

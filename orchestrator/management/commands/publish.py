@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
-from catalog_app.cli import VersionedCommand, add_version_option, user_errors
+from catalog_app.cli import BAD_INPUT, VersionedCommand, add_version_option, user_errors
 from catalog_app.models import Workspace
 from catalog_app.selectors import catalog_get, version_get
 from catalog_app.services import DEFAULT_WORKSPACE
@@ -38,7 +38,7 @@ class Command(VersionedCommand):
                origins: list[str] | None, name: str, workspace: str, **options: Any) -> None:
         space = Workspace.objects.filter(slug=workspace).first()
         if space is None:
-            raise CommandError(f"unknown workspace '{workspace}'")
+            raise CommandError(f"unknown workspace '{workspace}'", returncode=BAD_INPUT)
         with user_errors(slug):
             catalog = catalog_get(workspace=space, slug=slug)
             chosen = version_get(catalog=catalog, number=number) if number is not None else None

@@ -40,7 +40,7 @@ class Command(BaseCommand):
         try:
             space = Workspace.objects.filter(slug=workspace).first()
             if space is None:
-                raise CommandError(f"unknown workspace '{workspace}'")
+                raise CommandError(f"unknown workspace '{workspace}'", returncode=BAD_INPUT)
             with user_errors(slug):
                 catalog = catalog_get(workspace=space, slug=slug)
             pending = list(refinement_list(catalog=catalog))
@@ -49,7 +49,8 @@ class Command(BaseCommand):
                 return
             who = get_user_model().objects.filter(username=user).first()
             if who is None:
-                raise CommandError(f"unknown user '{user}': give --user, an admin of the workspace")
+                raise CommandError(f"unknown user '{user}': give --user, an admin of the workspace",
+                                   returncode=BAD_INPUT)
             accepted = [r.pk for r in pending] if accept == "all" else _ids(accept)
             with user_errors(slug):
                 decision = refinements_decide(catalog=catalog, user=who, accept=accepted, reject=_ids(reject))
@@ -78,5 +79,5 @@ class Command(BaseCommand):
 def _ids(text: str) -> list[int]:
     found = names(text)
     if any(not x.isdigit() for x in found):
-        raise CommandError(f"refinement ids are numbers: '{text}'")
+        raise CommandError(f"refinement ids are numbers: '{text}'", returncode=BAD_INPUT)
     return [int(x) for x in found]

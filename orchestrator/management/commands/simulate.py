@@ -68,19 +68,19 @@ def _scenario(catalog_id: int, given: str | None) -> Any:
     if given is None:
         first = SimulationScenario.objects.filter(catalog_id=catalog_id).order_by("name").first()
         if first is None:
-            raise CommandError("no scenario is stored for this catalog: give --scenario FILE")
+            raise CommandError("no scenario is stored for this catalog: give --scenario FILE", returncode=BAD_INPUT)
         return first.name
     path = Path(given)
     if not path.suffix and not path.exists():
         return given
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
-            raise CommandError(f"{given}: larger than {MAX_FILE_BYTES:,} bytes")
+            raise CommandError(f"{given}: larger than {MAX_FILE_BYTES:,} bytes", returncode=BAD_INPUT)
         return yaml.safe_load(path.read_text())
     except OSError as exc:
-        raise CommandError(f"{given}: {exc.strerror or exc}") from None
+        raise CommandError(f"{given}: {exc.strerror or exc}", returncode=BAD_INPUT) from None
     except yaml.YAMLError as exc:
-        raise CommandError(f"{given}: not YAML or JSON: {exc}") from None
+        raise CommandError(f"{given}: not YAML or JSON: {exc}", returncode=BAD_INPUT) from None
 
 
 def _wait(run: SimulationRun, timeout: float, celery_queue: str | None) -> SimulationRun:

@@ -47,7 +47,8 @@ class Command(VersionedCommand):
                **options: Any) -> None:
         try:
             if (intent is None) == (not goal_known and not goal_done):
-                raise CommandError("give either --intent or a goal (--goal-known and/or --goal-done)")
+                raise CommandError("give either --intent or a goal (--goal-known and/or --goal-done)",
+                                   returncode=BAD_INPUT)
             version = resolve_version(slug=slug, number=number, workspace=workspace)
             text = _read_plan(plan)
             goal = None if intent else Goal(known=tuple(names(goal_known)), done=tuple(names(goal_done)))

@@ -70,3 +70,38 @@ def test_plan_takes_a_skill_with_one_mode_for_its_operation(banking):
 def test_plan_asks_which_mode_of_a_skill_with_several(banking):
     with pytest.raises(CommandError, match=r"skill 'lookup_customer' has 2 modes: name one \(lookup_customer-m1:name"):
         call_command("plan", "banking", "--intent", "apply_loan", "--cannot", "lookup_customer:name")
+
+
+# --- one rule for exit statuses: 2 when the input cannot be used, 1 when it was read and the answer is no ---
+
+
+@pytest.mark.parametrize(("command", "args"), [
+    ("export_catalog", ["nosuch"]),
+    ("simulate", ["nosuch", "--conversations", "1"]),
+    ("compile_catalog", ["nosuch", "--out", "out"]),
+    ("plan", ["nosuch", "--intent", "apply_loan"]),
+    ("publish", ["nosuch", "--key", "k"]),
+])
+def test_an_unknown_catalog_exits_2_in_every_command(banking, command, args):
+    with pytest.raises(CommandError, match="nosuch") as raised:
+        call_command(command, *args, stdout=StringIO())
+    assert raised.value.returncode == 2
+
+
+def test_a_malformed_catalog_file_exits_2_and_an_invalid_catalog_1(db, tmp_path):
+    malformed = tmp_path / "broken.yaml"
+    malformed.write_text("catalog: x\nskills: [ {name: a\n")
+    with pytest.raises(CommandError, match="malformed YAML") as raised:
+        call_command("import_catalog", str(malformed), stdout=StringIO())
+    assert raised.value.returncode == 2
+    invalid = tmp_path / "invalid.yaml"
+    invalid.write_text("catalog: x\nintents: [{name: ask, goal: {known: [nothing_like_it]}}]\n")
+    with pytest.raises(CommandError) as raised:
+        call_command("import_catalog", str(invalid), stdout=StringIO())
+    assert raised.value.returncode == 1
+
+
+def test_no_plan_exits_1(banking):
+    with pytest.raises(CommandError) as raised:
+        call_command("plan", "banking", "--intent", "apply_loan", "--cannot", "ask:loan_amount", stdout=StringIO())
+    assert raised.value.returncode == 1

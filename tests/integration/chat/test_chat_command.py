@@ -63,7 +63,7 @@ def test_the_end_of_input_ends_the_conversation(demo):
 @pytest.mark.django_db
 def test_an_unknown_catalog_is_a_clear_message_and_a_failure(demo, monkeypatch, capsys):
     status, err = _run(monkeypatch, capsys, "chat", "nope")
-    assert status == 1
+    assert status == 2  # the input cannot be used (the README's rule; 1 is for "read, and the answer is no")
     assert err.strip() == "CommandError: unknown catalog 'nope' (known: banking)"
 
 
@@ -71,9 +71,9 @@ def test_an_unknown_catalog_is_a_clear_message_and_a_failure(demo, monkeypatch, 
 def test_a_catalog_without_assistant_or_an_unknown_key(demo, workspace, monkeypatch, capsys):
     catalog_import(workspace=workspace, spec=synthetic_catalog(5))
     status, err = _run(monkeypatch, capsys, "chat", "synthetic-5-0")
-    assert status == 1 and "synthetic-5-0: no assistant runs this catalog" in err
+    assert status == 2 and "synthetic-5-0: no assistant runs this catalog" in err
     status, err = _run(monkeypatch, capsys, "chat", "banking", "--key", "other")
-    assert status == 1 and "banking: no assistant 'other' runs this catalog" in err
+    assert status == 2 and "banking: no assistant 'other' runs this catalog" in err
 
 
 @pytest.mark.django_db(transaction=True)
