@@ -24,3 +24,14 @@ timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 30
 keepalive = 5  # seconds an idle keep-alive connection (a widget between messages) is kept
 accesslog = os.environ.get("GUNICORN_ACCESSLOG") or None  # "-" for stdout; off by default (one line per request)
+
+
+def post_worker_init(worker) -> None:
+    """Load the NLU model in each worker once it has loaded the app, before it accepts a connection:
+    the first turn it serves does not pay the 2-4 s. Here, not in the master: the master forks the
+    workers (also with --preload), and a fork must not copy a load under way (issue 24)."""
+    from orchestrator.apps import warm_up_in_server
+
+    seconds = warm_up_in_server()
+    if seconds is not None:
+        worker.log.info("NLU model loaded in %.1f s", seconds)
