@@ -1,7 +1,7 @@
 """`python -m bench [--only PART]`: every benchmark part in turn, or one of them.
 
-Parts: planning, validation, turns, simulation, learning, nestful, editor, nlu, replies, load. Each reads its own
-options (`bench/planning.py`, `bench/validation.py`, ...); `bench/turns.py` and `bench/simulation.py`
+Parts: planning, validation, turns, simulation, learning, nestful, editor, nlu, replies, load, first_turn.
+Each reads its own options (`bench/planning.py`, `bench/validation.py`, ...); `bench/turns.py` and `bench/simulation.py`
 run with their defaults here (`python -m bench.turns --help` for their own); `bench/nestful.py`
 reads NESTFUL from the bench's own copy and skips with a message when it cannot have it.
 """
@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from . import editor, learning, load, nestful, nlu, planning, replies, simulation, turns, validation
+from . import editor, first_turn, learning, load, nestful, nlu, planning, replies, simulation, turns, validation
 
 
 def _planning(chosen: argparse.Namespace, rest: list[str]) -> None:
@@ -37,6 +37,8 @@ PARTS: dict[str, Callable[[argparse.Namespace, list[str]], None]] = {
     # Concurrent banking conversations over HTTP (gunicorn, PostgreSQL, Redis), then a worker killed;
     # its own options (`python -m bench.load --help`) pass through with --only load.
     "load": lambda chosen, rest: load.main(rest if chosen.only == "load" else []),
+    # A fresh gunicorn worker's first session and message, and what a process loads once.
+    "first_turn": lambda chosen, rest: first_turn.main(rest if chosen.only == "first_turn" else []),
 }
 
 options = argparse.ArgumentParser(prog="python -m bench", add_help=False)

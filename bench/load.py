@@ -86,10 +86,10 @@ class Tally:
 # --- the server -------------------------------------------------------------------------------------
 
 
-def server_env(workers: int, threads: int) -> dict[str, str]:
+def server_env(workers: int, threads: int, database: str = DATABASE, port: int = PORT) -> dict[str, str]:
     env = dict(os.environ)
     env.update({
-        "DATABASE_URL": f"{PG}/{DATABASE}",
+        "DATABASE_URL": f"{PG}/{database}",
         "CACHE_URL": CACHE_URL,
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "DEBUG": "false",
@@ -102,18 +102,18 @@ def server_env(workers: int, threads: int) -> dict[str, str]:
         "CONN_MAX_AGE": "60",
         "WEB_CONCURRENCY": str(workers),
         "GUNICORN_THREADS": str(threads),
-        "GUNICORN_BIND": f"127.0.0.1:{PORT}",
+        "GUNICORN_BIND": f"127.0.0.1:{port}",
     })
     return env
 
 
-def prepare_database(env: dict[str, str]) -> None:
+def prepare_database(env: dict[str, str], database: str = DATABASE) -> None:
     """A fresh database with the migrations and the banking demo; the cache's counters emptied."""
     import psycopg
 
     with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{DATABASE}"')
+        conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{database}"')
     for command in (["migrate", "--noinput"], ["load_demo"]):
         subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True,
                        stdout=subprocess.DEVNULL)
@@ -131,7 +131,7 @@ def start_server(env: dict[str, str]) -> subprocess.Popen:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            if httpx.get(f"http://127.0.0.1:{PORT}/health", timeout=2).status_code == 200:
+            if httpx.get(f"http://{env['GUNICORN_BIND']}/health", timeout=2).status_code == 200:
                 return server
         except httpx.HTTPError:
             pass

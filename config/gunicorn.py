@@ -24,3 +24,18 @@ timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 30
 keepalive = 5  # seconds an idle keep-alive connection (a widget between messages) is kept
 accesslog = os.environ.get("GUNICORN_ACCESSLOG") or None  # "-" for stdout; off by default (one line per request)
+
+
+def post_worker_init(worker) -> None:
+    """What a worker's first turn would otherwise pay, done once it has loaded the app and before it
+    accepts a connection: the NLU model (2-4 s) and the URLconf (every view and API schema, ~0.6 s,
+    which Django imports at the first request). Here, not in the master: the master forks the
+    workers (also with --preload), and a fork must not copy a load under way (issue 24)."""
+    from django.urls import get_resolver
+
+    from orchestrator.apps import warm_up_in_server
+
+    get_resolver().url_patterns  # noqa: B018 (the attribute imports the URLconf)
+    seconds = warm_up_in_server()
+    if seconds is not None:
+        worker.log.info("NLU model loaded in %.1f s", seconds)
