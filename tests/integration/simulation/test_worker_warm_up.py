@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from celery import Celery
 from django.db import connection
-from orchestrator.simulation_services import run_create
 
-from orchestrator.models import SimulationRun, SimulationStatus
+from orchestrator.simulation.models import SimulationRun, SimulationStatus
+from orchestrator.simulation.services import run_create
 from tests.conftest import ROOT, database_url
 
 REDIS = "redis://127.0.0.1:6379/10"  # no other test or bench uses this database
