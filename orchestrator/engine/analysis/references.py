@@ -20,6 +20,7 @@ REF = re.compile(rf"\$({_LABEL})({_PATH})\$")
 # After the closed references are taken out: `$label.path` running to a space or the end.
 _OPEN = re.compile(rf"\$({_LABEL})((?:\.[\w-]+|\[\d+\])*)(?=[\s,;)]|$)")
 _INDEX = re.compile(r"\[\d+\]")
+_LABEL_AS_REFERENCE = re.compile(rf"\$({_LABEL})\$?")
 MAX_DEPTH = 10
 
 
@@ -29,6 +30,13 @@ class Ref:
     path: str | None  # dotted fields without indexes (`results.id`), None for the whole result
     text: str  # as written, `$var1.results[0].id$`
     closed: bool = True
+
+
+def bare_label(label: str) -> str:
+    """A call's label as later references name it: `$var1` or `$var1$` (written the way a reference is)
+    is `var1`; any other label is itself."""
+    match = _LABEL_AS_REFERENCE.fullmatch(label)
+    return match.group(1) if match else label
 
 
 def field_path(raw: str) -> str | None:

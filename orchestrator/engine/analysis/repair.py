@@ -36,7 +36,7 @@ def repair(
     Required parameters left out are filled from earlier results, memory, or a value the user's
     `request` states plainly.
     """
-    calls = _relabel_reused(calls, memory)
+    calls = _relabel_reused([replace(c, label=refs.bare_label(c.label)) for c in calls], memory)
     scope = Scope(memory)
     precedent = _precedents(calls)
     out: list[tuple[int, Call]] = []

@@ -24,6 +24,7 @@ class ErrorType(StrEnum):
     MISSING_MEMORY = "missing_memory"  # a reference to a result or memory item that is not there
     WRONG_ASSIGNMENT = "wrong_assignment"  # a reference to a field the result it names does not have
     MALFORMED_REFERENCE = "malformed_reference"  # `$var1.artist_id` without its closing `$`
+    MALFORMED_LABEL = "malformed_label"  # a call labelled `$var1` (a reference's spelling) instead of `var1`
     GOAL_NOT_MET = "goal_not_met"  # sequence level: a goal annotation the calls do not reach
 
 

@@ -33,7 +33,10 @@ def tag_calls(calls: Sequence[Call], tools: ToolCatalog, memory: Mapping[str, An
                 kind = scope.check(ref.label, ref.path)
                 if kind is not None:
                     tags.append(ErrorTag(kind, i, f"{arg}={ref.text}"))
-        scope.define(call.label, tool, call.name)
+        label = refs.bare_label(call.label)
+        if label != call.label:  # the label is the mistake: references to it are fine, not missing memory
+            tags.append(ErrorTag(ErrorType.MALFORMED_LABEL, i, f"labelled '{call.label}'; a label is '{label}'"))
+        scope.define(label, tool, call.name)
     return tags
 
 

@@ -448,3 +448,14 @@ def test_a_dropped_argument_is_filled_from_a_field_one_level_down():
                         {"name": "Filings", "query_parameters": {"cik": {"required": True}}}])
     calls = [call("Sheet", "var1", ticker="IBM"), call("Filings", "var2")]
     assert analyse(tools, calls).repaired[1].arguments == {"cik": "$var1.company.cik$"}
+
+
+@pytest.mark.parametrize("label", ["$var1", "$var1$"])
+def test_a_label_written_as_a_reference_is_flagged_and_written_as_a_label(tools, label):
+    """Not missing memory, and never "repaired" into `$$var1.geoId$`: the label is the mistake."""
+    calls = [call("SearchLocation", label, query="Rome"),
+             call("SearchHotels", "var2", geoId="$var1.geoId$", checkIn="2024-10-05")]
+    report = analyse(tools, calls)
+    assert kinds(report) == [(0, ErrorType.MALFORMED_LABEL)]
+    assert report.repaired[0].label == "var1"
+    assert report.repaired[1].arguments["geoId"] == "$var1.geoId$" and not report.repaired_errors
