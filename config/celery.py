@@ -1,7 +1,7 @@
 """The Celery app: `celery -A config worker`. Settings come from Django's, prefixed CELERY_.
 
 Where a worker loads the NLU model (about 2 s, up to 4 s on a busy machine): in the process that runs
-its tasks, before it takes one, and never in a process that forks afterwards (issue 24: a warm-up
+its tasks, before it takes one, and never in a process that forks afterwards (a warm-up
 thread holding onnx's import lock while the prefork pool forked left every child blocked for ever).
 """
 

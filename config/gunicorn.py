@@ -30,7 +30,7 @@ def post_worker_init(worker) -> None:
     """What a worker's first turn would otherwise pay, done once it has loaded the app and before it
     accepts a connection: the NLU model (2-4 s) and the URLconf (every view and API schema, ~0.6 s,
     which Django imports at the first request). Here, not in the master: the master forks the
-    workers (also with --preload), and a fork must not copy a load under way (issue 24)."""
+    workers (also with --preload), and a fork must not copy a load under way."""
     from django.urls import get_resolver
 
     from orchestrator.apps import warm_up_in_server

@@ -53,7 +53,7 @@ def _warm_up_from_ready() -> None:
 
     A thread must never run in a process that forks: a child gets a copy of every lock the thread
     held (an import of onnx under way, the model's loader) and no thread to release it, and blocks
-    for ever on it (issue 24). gunicorn and Celery's prefork pool fork the processes that serve, so
+    for ever on it. gunicorn and Celery's prefork pool fork the processes that serve, so
     they load the model after the fork, from their own hooks (`warm_up_in_server`).
     """
     from .engine.runtime.intents import warm_up

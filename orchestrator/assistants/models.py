@@ -27,7 +27,7 @@ class Assistant(models.Model):
     # `manage.py purge_sessions` drops them (`orchestrator.chat.vault`).
     state_retention_hours = models.PositiveIntegerField(default=24, validators=[MinValueValidator(1)])
     created_at = models.DateTimeField(auto_now_add=True)
-    # Publishing (issue 14): a disabled assistant answers nobody; its sessions and audit stay.
+    # Publishing: a disabled assistant answers nobody; its sessions and audit stay.
     enabled = models.BooleanField(default=True)
     # The studio's test chat on a draft (one per draft version): never reachable through the
     # public API, the only kind of assistant that may run a version that is not promoted.

@@ -40,7 +40,7 @@ def origin_normal(value: str) -> str:
 def _check_runnable(version: CatalogVersion, *, studio_test: bool, mode: str) -> None:
     """Published assistants run promoted versions only: an edit of a draft must never change what
     end users get without a promotion. Drafts run in the studio's test chat. The planner runs only
-    what a gated promotion allows (issue 13)."""
+    what a gated promotion allows."""
     if studio_test:
         return
     if version.status != VersionStatus.PROMOTED:

@@ -56,7 +56,7 @@ class Message(models.Model):
     text = models.TextField()
     data = models.JSONField(default=dict, blank=True)  # the reply as the API gave it, masked
     created_at = models.DateTimeField(auto_now_add=True)
-    # The widget's id of a user message (issue 14): a resend with the same id runs no second turn.
+    # The widget's id of a user message: a resend with the same id runs no second turn.
     client_id = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
