@@ -14,10 +14,12 @@ class OrchestratorConfig(AppConfig):
         # Promotion lives in catalog_app, which may not import the orchestrator: the gate is handed to it.
         from catalog_app.promotion_gates import gate_register
         from orchestrator.assistants.promotion import simulation_gate
+        from orchestrator.conversation_tests.services import conversation_tests_gate
 
         from . import checks  # noqa: F401 (registers the deployment checks)
 
         gate_register("simulation", simulation_gate)
+        gate_register("conversation tests", conversation_tests_gate)
 
         if _warm_up_wanted():
             _warm_up_from_ready()

@@ -21,6 +21,7 @@ MAY_USE = {
     "assistants": {"jobs", "simulation"},
     "chat": {"jobs", "assistants"},
     "learning": {"jobs", "validation", "simulation", "assistants", "chat"},
+    "conversation_tests": {"jobs", "simulation", "assistants", "chat"},
 }
 
 
