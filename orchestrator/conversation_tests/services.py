@@ -18,12 +18,13 @@ from django.db import transaction
 
 from catalog_app.editing import NotAllowed
 from catalog_app.models import Catalog, CatalogVersion, Role
-from catalog_app.selectors import workspace_role
+from catalog_app.selectors import version_spec, workspace_role
 from orchestrator.assistants.services import studio_test_assistant
 from orchestrator.chat.models import ChatSession, MessageRole
 from orchestrator.chat.runtime import runtime_for
 from orchestrator.chat.services import MAX_MESSAGE_CHARS
 from orchestrator.chat.vault import state_open
+from orchestrator.engine.catalog.spec import CatalogSpec
 from orchestrator.engine.errors import ConcertoError
 from orchestrator.engine.runtime.masking import MASK
 from orchestrator.engine.runtime.session import SessionState
@@ -123,9 +124,8 @@ def conversation_test_verdict(*, test: ConversationTest, version: CatalogVersion
 
 
 def _session_texts(session: ChatSession) -> list[str]:
-    """The user's messages of a test-chat session, with the sensitive answers the transcript masks
-    read back from the session's (sealed) state: the answer to a question about an element is that
-    element's remembered value."""
+    """The user's messages of a test-chat session, with the sensitive values the transcript masks
+    read back from the session's (sealed) state (`_unmasked`)."""
     texts: list[str] = []
     asked: str | None = None
     state: SessionState | None = None
@@ -139,15 +139,25 @@ def _session_texts(session: ChatSession) -> list[str]:
             if state is None:  # read afresh: the caller's session object may hold the state before its turns
                 stored = ChatSession.objects.values_list("state", flat=True).get(pk=session.pk)
                 state = state_open(stored, session_id=session.pk)
-            remembered = state.memory.get(asked or "")
-            if remembered is None:
-                raise ConcertoError(f"turn {len(texts) + 1} hid a sensitive value that cannot be read back; "
-                                    "save the test by the API with the value written out", path="session")
-            text = text.replace(MASK, remembered.value)
+            text = _unmasked(text, asked, state, version_spec(version=session.assistant.catalog_version),
+                             turn=len(texts) + 1)
         texts.append(text)
+        asked = None  # a question is answered by the message right after it, or not at all
     if not texts:
         raise ConcertoError("say something in the test chat first: the conversation is empty", path="session")
     return texts
+
+
+def _unmasked(text: str, asked: str | None, state: SessionState, spec: CatalogSpec, *, turn: int) -> str:
+    """`text` with its masked value written out: the answer to the sensitive question just asked,
+    else the one sensitive value the user gave; refused when that is not clear."""
+    sensitive = {e.name for e in spec.elements if e.sensitive}
+    given = [name for name, kept in state.memory.items() if name in sensitive and kept.source == "user"]
+    chosen = asked if asked in sensitive and asked in state.memory else (given[0] if len(given) == 1 else None)
+    if chosen is None or text.count(MASK) != 1:
+        raise ConcertoError(f"turn {turn} hid a sensitive value that cannot be told apart; save the test by "
+                            "the API with the value written out", path="session")
+    return text.replace(MASK, state.memory[chosen].value)
 
 
 @transaction.atomic

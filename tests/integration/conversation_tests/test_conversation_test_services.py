@@ -9,6 +9,7 @@ from catalog_app.models import VersionStatus
 from orchestrator.conversation_tests.models import ConversationTestRun
 from orchestrator.conversation_tests.selectors import run_latest
 from orchestrator.conversation_tests.services import (
+    conversation_test_from_session,
     conversation_test_update,
     conversation_tests_policy_set,
     conversation_tests_run,
@@ -16,7 +17,7 @@ from orchestrator.conversation_tests.services import (
 from orchestrator.engine.errors import ConcertoError
 from orchestrator.engine.runtime.masking import MASK
 
-from .conftest import LOAN, ssn_not_sensitive
+from .conftest import LOAN, ssn_not_sensitive, talk
 
 pytestmark = pytest.mark.django_db
 
@@ -95,3 +96,13 @@ def test_required_tests_that_pass_let_the_version_go(banking, loan_test, admin):
     conversation_tests_policy_set(catalog=banking.catalog, required=True, user=admin)
     assert version_promote_checked(version=banking, user=admin).status == VersionStatus.PROMOTED
     assert ConversationTestRun.objects.get().ok  # the gate's own run, kept with the promotion
+
+
+def test_a_volunteered_sensitive_value_is_written_back_into_its_own_turn(banking, analyst):
+    said = ["I'd like to apply for a loan, my ssn is 123-45-6789", "ada@example.com", "my ssn is 123-45-6789"]
+    session = talk(banking, said)
+    texts = [m.text for m in session.messages.filter(role="user").order_by("position")]
+    assert MASK in texts[0] and MASK in texts[2]  # the transcript hides it
+    test = conversation_test_from_session(session=session, name="volunteered", user=analyst)
+    assert [t["user"] for t in test.turns] == said
+    assert conversation_tests_run(version=banking).ok
