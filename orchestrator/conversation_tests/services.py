@@ -242,3 +242,41 @@ def conversation_tests_gate(version: CatalogVersion, spec: Any) -> list[str]:
     where = f" at turn {first['turn']}" if first.get("turn") else ""
     return [f"{run.failed} of {run.passed + run.failed} conversation tests fail on version {version.number} "
             f"(first: '{first['name']}'{where}: {first['difference']})"]
+
+
+# --- travelling with the catalog file (`catalog_app.catalog_files`) -------------------------------------
+
+
+def tests_export(catalog: Catalog) -> list[dict[str, Any]]:
+    """The catalog's tests as its exported file holds them, under `conversation_tests`."""
+    return [{"name": t.name, "mode": t.mode, "turns": t.turns}
+            for t in ConversationTest.objects.filter(catalog=catalog).order_by("name")]
+
+
+def tests_checked(data: Any) -> list[dict[str, Any]]:
+    """The `conversation_tests` of an imported file, checked before anything is stored."""
+    if not isinstance(data, list):
+        raise ConcertoError("a list of tests, each {name, mode, turns}")
+    checked, names = [], set()
+    for index, test in enumerate(data):
+        at = f"[{index}]"
+        if not isinstance(test, dict) or set(test) - {"name", "mode", "turns"}:
+            raise ConcertoError("a test is {name, mode, turns}", path=at)
+        name = test.get("name")
+        if not isinstance(name, str) or not name.strip() or len(name.strip()) > 100 or name.strip() in names:
+            raise ConcertoError("a name of at most 100 characters, different from the others'", path=f"{at}.name")
+        names.add(name.strip())
+        try:
+            mode = _mode_checked(str(test.get("mode", AssistantMode.PLANNER)))
+            turns = turns_checked(test.get("turns"))
+        except ConcertoError as exc:
+            raise ConcertoError(str(exc), path=f"{at}.{exc.path}") from None
+        checked.append({"name": name.strip(), "mode": mode, "turns": turns})
+    return checked
+
+
+def tests_store(catalog: Catalog, tests: list[dict[str, Any]], user: AbstractBaseUser | None) -> None:
+    """An imported file's tests: a test of the same name is replaced, the catalog's others are kept."""
+    for test in tests:
+        ConversationTest.objects.update_or_create(catalog=catalog, name=test["name"], defaults={
+            "mode": test["mode"], "turns": test["turns"], "created_by": user})
