@@ -17,6 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from catalog_app.access import page_version_context, page_workspace
@@ -50,6 +51,16 @@ def _page(slug: str, number: int) -> str:
     return f"{reverse('orchestrator:conversation_tests', args=[slug])}?version={number}"
 
 
+def _back(request: HttpRequest, default: str) -> str:
+    """Where a form of the promotion fragment returns: the page it was shown on (the planner's
+    Promotion page or a version's promotion summary), if that is a page of this site."""
+    back = request.POST.get("back", "")
+    if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()},
+                                                require_https=request.is_secure()):
+        return back
+    return default
+
+
 @require_GET
 @login_required
 def tests_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -66,9 +77,7 @@ def tests_run_view(request: HttpRequest, slug: str) -> HttpResponse:
     context = page_version_context(request, slug, "tests", _version_number(request))
     run = conversation_tests_run(version=context["version"], user=request.user)
     messages.info(request, f"{run.passed} passed, {run.failed} failed on v{context['version'].number}.")
-    if request.POST.get("back") == "promotion":
-        return redirect(f"{reverse('orchestrator:promotion', args=[slug])}?version={context['version'].number}")
-    return redirect(_page(slug, context["version"].number))
+    return redirect(_back(request, _page(slug, context["version"].number)))
 
 
 def _test(context: dict, pk: int) -> ConversationTest:
@@ -134,7 +143,8 @@ def tests_gate_fragment(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, TEMPLATE + "#gate", {
         **context, "tests": conversation_test_list(catalog=catalog), "run": run_latest(version=context["version"]),
         "required": policy_required(catalog=catalog),
-        "is_admin": workspace_role(user=request.user, workspace=catalog.workspace) == Role.ADMIN})
+        "is_admin": workspace_role(user=request.user, workspace=catalog.workspace) == Role.ADMIN,
+        "back": request.headers.get("HX-Current-URL", "")})
 
 
 @require_POST
@@ -146,4 +156,5 @@ def tests_policy_view(request: HttpRequest, slug: str) -> HttpResponse:
                                       user=request.user)
     except NotAllowed as exc:
         raise PermissionDenied(str(exc)) from exc
-    return redirect(f"{reverse('orchestrator:promotion', args=[slug])}?version={context['version'].number}")
+    return redirect(_back(request, f"{reverse('orchestrator:promotion', args=[slug])}"
+                                   f"?version={context['version'].number}"))

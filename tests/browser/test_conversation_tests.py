@@ -61,6 +61,7 @@ def test_save_run_break_and_gate_a_conversation_test(live_server, page: Page, ar
     gate.get_by_role("button", name="Save").click()
     expect(page.locator("#tests-required")).to_contain_text("requires every conversation test to pass")
     page.get_by_role("link", name="Versions").click()
-    page.get_by_role("link", name="Promote v1").click()
+    page.get_by_role("link", name="Promote v1").click()  # the summary before promoting shows the tests too
+    expect(page.locator("#conversation-tests-gate")).to_contain_text("0 passed, 1 failed")
     page.get_by_role("button", name="Promote v1 now").click()
     expect(page.get_by_text("1 of 1 conversation tests fail on version 1")).to_be_visible(timeout=REPLY)

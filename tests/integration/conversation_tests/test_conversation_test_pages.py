@@ -68,3 +68,17 @@ def test_the_promotion_page_shows_the_tests_and_only_admins_change_the_gate(logg
     assert ConversationTestPolicy.objects.get().required
     assert "requires every conversation test to pass" in logged_in.get(
         "/catalogs/banking/tests/gate/?version=1").content.decode()
+
+
+def test_a_versions_promotion_summary_shows_the_tests_and_their_forms_return_there(logged_in, loan_test, admin):
+    admin_client = Client()
+    admin_client.force_login(admin)
+    summary = admin_client.get("/catalogs/banking/v1/promote/confirm/").content.decode()
+    assert 'hx-get="/catalogs/banking/tests/gate/?version=1"' in summary
+    here = "http://testserver/catalogs/banking/v1/promote/confirm/"
+    fragment = admin_client.get("/catalogs/banking/tests/gate/?version=1", headers={"HX-Current-URL": here})
+    assert f'name="back" value="{here}"' in fragment.content.decode()
+    ran = admin_client.post("/catalogs/banking/tests/run/", {"version": "1", "back": here})
+    assert ran.status_code == 302 and ran["Location"] == here
+    elsewhere = admin_client.post("/catalogs/banking/tests/run/", {"version": "1", "back": "https://evil.example/"})
+    assert elsewhere["Location"] == "/catalogs/banking/tests/?version=1"
