@@ -25,7 +25,7 @@ from catalog_app.planning import (
     version_planner,
 )
 from orchestrator.engine.catalog.spec import Goal
-from orchestrator.engine.catalog.spec_io import MEDIA_TYPES, Format, dump_catalog, load_catalog
+from orchestrator.engine.catalog.spec_io import MEDIA_TYPES, Format
 from orchestrator.engine.errors import UnknownName
 from orchestrator.engine.planning.compile import intent_goal
 from orchestrator.engine.planning.planner import PlanResult, Unsolvable
@@ -33,14 +33,13 @@ from orchestrator.engine.planning.task import PlanningState
 
 from .access import api_version, api_workspace
 from .api_base import ErrorOut, GoalIn, at_field, check_known, studio_auth
+from .catalog_files import catalog_file_dump, catalog_file_import, catalog_file_load
 from .models import Catalog, CatalogVersion
 from .selectors import (
     catalog_list,
     version_latest,
     version_live,
-    version_spec,
 )
-from .services import catalog_import
 
 _TEXT = {"schema": {"type": "string"}}
 
@@ -135,8 +134,8 @@ def catalogs_import(request: HttpRequest) -> Status[ImportOut]:
     if declared > limit:
         raise HttpError(413, f"the catalog is {declared:,} bytes; the limit is {limit:,} bytes (CATALOG_MAX_BYTES)")
     fmt: Format = "json" if request.content_type.endswith("json") else "yaml"
-    spec = load_catalog(request.body, fmt, max_bytes=limit)
-    version = catalog_import(workspace=api_workspace(request), spec=spec, user=request.auth)
+    file = catalog_file_load(request.body, fmt, max_bytes=limit)
+    version = catalog_file_import(workspace=api_workspace(request), file=file, user=request.auth)
     return Status(201, ImportOut(slug=version.catalog.slug, version=version.number, status=version.status))
 
 
@@ -153,7 +152,7 @@ def catalogs_export(
     version: int | None = None,
 ) -> HttpResponse:
     found = api_version(request, slug, version)
-    response = HttpResponse(dump_catalog(version_spec(version=found), fmt), content_type=MEDIA_TYPES[fmt])
+    response = HttpResponse(catalog_file_dump(version=found, fmt=fmt), content_type=MEDIA_TYPES[fmt])
     response["Content-Disposition"] = f'inline; filename="{slug}-v{found.number}.{fmt}"'
     return response
 

@@ -23,6 +23,7 @@ api = NinjaAPI(title="Concerto API", version="1", urls_namespace="api", docs_url
 api.add_router("/catalogs", catalog_router)
 api.add_router("/catalogs", "orchestrator.simulation.api.router")  # /catalogs/{slug}/simulations
 api.add_router("/catalogs", "orchestrator.learning.api.router")  # /catalogs/{slug}/refinements
+api.add_router("/catalogs", "orchestrator.conversation_tests.api.router")  # /catalogs/{slug}/conversation-tests
 api.add_router("/validation", "orchestrator.validation.api.router")
 api.add_router("", "orchestrator.chat.api.router")  # the chat widget: /assistants/..., /sessions/...
 api.add_router("/assistants", "orchestrator.assistants.api.router")  # publishing (admins)

@@ -12,12 +12,22 @@ class OrchestratorConfig(AppConfig):
 
     def ready(self) -> None:
         # Promotion lives in catalog_app, which may not import the orchestrator: the gate is handed to it.
+        from catalog_app.catalog_files import Section, section_register
         from catalog_app.promotion_gates import gate_register
         from orchestrator.assistants.promotion import simulation_gate
+        from orchestrator.conversation_tests.services import (
+            conversation_tests_gate,
+            tests_checked,
+            tests_export,
+            tests_store,
+        )
 
         from . import checks  # noqa: F401 (registers the deployment checks)
 
         gate_register("simulation", simulation_gate)
+        gate_register("conversation tests", conversation_tests_gate)
+        # A catalog's conversation tests travel in its exported file, after the spec.
+        section_register("conversation_tests", Section(export=tests_export, check=tests_checked, store=tests_store))
 
         if _warm_up_wanted():
             _warm_up_from_ready()

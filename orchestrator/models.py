@@ -1,9 +1,11 @@
 """The orchestrator app's models, which Django looks for here; each is defined in its feature's package
-(`chat`, `assistants`, `simulation`, `learning`, `validation`). Import them from there.
+(`chat`, `assistants`, `simulation`, `learning`, `validation`,
+`conversation_tests`). Import them from there.
 """
 
 from orchestrator.assistants.models import Assistant, AssistantMode, PromotionPolicy
 from orchestrator.chat.models import ChatSession, Message, MessageRole, ShareAudit, TraceEvent, TraceKind
+from orchestrator.conversation_tests.models import ConversationTest, ConversationTestPolicy, ConversationTestRun
 from orchestrator.learning.models import LearningJob, Refinement, RefinementStatus
 from orchestrator.simulation.models import SimulatedConversation, SimulationRun, SimulationScenario, SimulationStatus
 from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
@@ -27,4 +29,7 @@ __all__ = [
     "RefinementStatus",
     "Refinement",
     "LearningJob",
+    "ConversationTest",
+    "ConversationTestRun",
+    "ConversationTestPolicy",
 ]

@@ -5,6 +5,7 @@ from django.urls import path
 from orchestrator.assistants import views as assistants
 from orchestrator.chat import inspector_views as inspector
 from orchestrator.chat import studio_views as test_chat
+from orchestrator.conversation_tests import views as conversation_tests
 from orchestrator.learning import views as learning
 from orchestrator.simulation import views as simulation
 from orchestrator.validation import job_views
@@ -58,4 +59,18 @@ assistants_urls = [
          name="assistant_action"),
 ]
 
-urlpatterns = validation_urls + chat_urls + simulation_urls + learning_urls + assistants_urls
+conversation_tests_urls = [
+    path("catalogs/<slug:slug>/tests/", conversation_tests.tests_page, name="conversation_tests"),
+    path("catalogs/<slug:slug>/tests/run/", conversation_tests.tests_run_view, name="conversation_tests_run"),
+    path("catalogs/<slug:slug>/tests/save/", conversation_tests.conversation_test_save_view,
+         name="conversation_test_save"),
+    path("catalogs/<slug:slug>/tests/gate/", conversation_tests.tests_gate_fragment, name="conversation_tests_gate"),
+    path("catalogs/<slug:slug>/tests/policy/", conversation_tests.tests_policy_view,
+         name="conversation_tests_policy"),
+    path("catalogs/<slug:slug>/tests/<int:pk>/", conversation_tests.conversation_test_page, name="conversation_test"),
+    path("catalogs/<slug:slug>/tests/<int:pk>/delete/", conversation_tests.conversation_test_delete_view,
+         name="conversation_test_delete"),
+]
+
+urlpatterns = (validation_urls + chat_urls + simulation_urls + learning_urls + assistants_urls
+               + conversation_tests_urls)

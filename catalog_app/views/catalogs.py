@@ -15,19 +15,19 @@ from django.views.decorators.vary import vary_on_headers
 
 from catalog_app.planning import goal_problem_pddl, version_domain_pddl, version_plans
 from orchestrator.engine.catalog import spec as schema
-from orchestrator.engine.catalog.spec_io import load_catalog
 from orchestrator.engine.errors import Issue, SpecError, UnknownName
 from orchestrator.engine.planning.compile import intent_goal
 
 from .. import forms as studio_forms
 from ..access import page_version_context, page_workspace
+from ..catalog_files import catalog_file_import, catalog_file_load
 from ..models import Workspace
 from ..selectors import (
     catalog_list,
     version_latest,
     version_live,
 )
-from ..services import catalog_create, catalog_import
+from ..services import catalog_create
 from .common import HtmxHttpRequest, element_tree, htmx_redirect, render_page
 from .editor_context import plan_in_words
 from .versions import versions_context
@@ -109,11 +109,13 @@ def catalog_import_view(request: HtmxHttpRequest) -> HttpResponse:
     if form.is_valid():
         content, filename = form.content()
         try:
-            spec = load_catalog(content, None, filename, max_bytes=settings.CATALOG_MAX_BYTES)
+            file = catalog_file_load(content, None, filename, max_bytes=settings.CATALOG_MAX_BYTES)
+            spec = file.spec
             expected = request.POST.get("catalog", "")
             if expected and spec.catalog != expected:
                 raise SpecError([Issue("catalog", f"this file is catalog '{spec.catalog}', not '{expected}'")])
-            version = catalog_import(workspace=workspace, spec=spec, user=request.user, note="imported in the studio")
+            version = catalog_file_import(workspace=workspace, file=file, user=request.user,
+                                          note="imported in the studio")
         except SpecError as exc:
             issues = exc.issues
         else:

@@ -12,12 +12,13 @@ from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from orchestrator.engine.catalog.diff import diff_catalogs
-from orchestrator.engine.catalog.spec_io import MEDIA_TYPES, dump_catalog
+from orchestrator.engine.catalog.spec_io import MEDIA_TYPES
 from orchestrator.engine.errors import ConcertoError, UnknownName
 
 from .. import editing
 from .. import forms as studio_forms
 from ..access import page_version_context
+from ..catalog_files import catalog_file_dump
 from ..promotion import promotion_refusal, promotion_summary
 from ..selectors import (
     version_get,
@@ -117,7 +118,8 @@ def export_view(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if fmt not in MEDIA_TYPES:
         raise Http404(f"unknown format '{fmt}' (yaml or json)")
     version = context["version"]
-    response = HttpResponse(dump_catalog(context["spec"], fmt), content_type=MEDIA_TYPES[fmt])
+    response = HttpResponse(catalog_file_dump(version=version, fmt=fmt, spec=context["spec"]),
+                            content_type=MEDIA_TYPES[fmt])
     response["Content-Disposition"] = f'attachment; filename="{slug}-v{version.number}.{fmt}"'
     return response
 

@@ -24,4 +24,4 @@ def test_every_model_keeps_its_table_after_the_features_got_packages():
     assert tables["ChatSession"] == "orchestrator_chatsession"
     assert tables["TrajectoryAnalysis"] == "orchestrator_trajectoryanalysis"
     assert all(table.startswith("orchestrator_") for table in tables.values())
-    assert len(tables) == 12
+    assert len(tables) == 15  # 12 after the regrouping, and conversation tests' test, run and policy

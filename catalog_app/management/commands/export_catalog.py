@@ -4,9 +4,8 @@ from typing import Any
 
 from django.core.management.base import CommandParser
 
+from catalog_app.catalog_files import catalog_file_dump
 from catalog_app.cli import VersionedCommand, add_version_arguments, resolve_version
-from catalog_app.selectors import version_spec
-from orchestrator.engine.catalog.spec_io import dump_catalog
 
 
 class Command(VersionedCommand):
@@ -18,4 +17,4 @@ class Command(VersionedCommand):
 
     def handle(self, *args: Any, slug: str, format: str, number: int | None, workspace: str, **options: Any):
         version = resolve_version(slug=slug, number=number, workspace=workspace)
-        self.stdout.write(dump_catalog(version_spec(version=version), format), ending="")
+        self.stdout.write(catalog_file_dump(version=version, fmt=format), ending="")

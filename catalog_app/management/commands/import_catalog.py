@@ -6,10 +6,11 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from catalog_app.catalog_files import catalog_file_import, catalog_file_load
 from catalog_app.cli import BAD_INPUT, read_input, user_errors
 from catalog_app.models import Workspace
-from catalog_app.services import catalog_import, workspace_get_or_create_default
-from orchestrator.engine.catalog.spec_io import Format, load_catalog
+from catalog_app.services import workspace_get_or_create_default
+from orchestrator.engine.catalog.spec_io import Format
 
 FORMATS: dict[str, Format] = {".yaml": "yaml", ".yml": "yaml", ".json": "json"}
 
@@ -30,8 +31,9 @@ class Command(BaseCommand):
                                returncode=BAD_INPUT)
         data = read_input(path)
         with user_errors(path):
-            spec = load_catalog(data, fmt, filename=file.name, max_bytes=settings.CATALOG_MAX_BYTES)
-            version = catalog_import(workspace=_workspace(workspace), spec=spec, note=note)
+            loaded = catalog_file_load(data, fmt, filename=file.name, max_bytes=settings.CATALOG_MAX_BYTES)
+            spec = loaded.spec
+            version = catalog_file_import(workspace=_workspace(workspace), file=loaded, note=note)
         self.stdout.write(f"Imported catalog '{spec.catalog}' as version {version.number} (draft).")
 
 
