@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from orchestrator.analytics import views as analytics
 from orchestrator.assistants import views as assistants
 from orchestrator.chat import inspector_views as inspector
 from orchestrator.chat import studio_views as test_chat
@@ -58,4 +59,10 @@ assistants_urls = [
          name="assistant_action"),
 ]
 
-urlpatterns = validation_urls + chat_urls + simulation_urls + learning_urls + assistants_urls
+analytics_urls = [
+    path("catalogs/<slug:slug>/analytics/<slug:key>/", analytics.analytics_page, name="analytics"),
+    path("catalogs/<slug:slug>/analytics/<slug:key>/examples/", analytics.analytics_example_view,
+         name="analytics_example"),
+]
+
+urlpatterns = validation_urls + chat_urls + simulation_urls + learning_urls + assistants_urls + analytics_urls

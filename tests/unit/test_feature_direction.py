@@ -1,7 +1,8 @@
 """The orchestrator's features depend one way, lowest first: `jobs` and `modes` under everything,
 then `validation` and `simulation`, `assistants` (publishing and gated promotion, which reads
 simulation runs), `chat` (sessions of an assistant), and `learning` on top (it mines simulations,
-live chats and trajectories and feeds promotion). `docs/ARCHITECTURE.md` draws the same picture.
+live chats and trajectories and feeds promotion), and `analytics` over it (it reads chat's
+stored conversations and queues examples in learning's review queue). `docs/ARCHITECTURE.md` draws the same picture.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ MAY_USE = {
     "assistants": {"jobs", "simulation"},
     "chat": {"jobs", "assistants"},
     "learning": {"jobs", "validation", "simulation", "assistants", "chat"},
+    "analytics": {"jobs", "assistants", "chat", "learning"},
 }
 
 
