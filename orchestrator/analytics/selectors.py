@@ -100,8 +100,13 @@ def _day_start(day: date) -> datetime:
     return timezone.make_aware(datetime.combine(day, time.min))
 
 
-def _reached() -> Exists:
-    return Exists(Message.objects.filter(session=OuterRef("pk"), kind="result"))
+def _with(kind: str, **where: Any) -> Q:
+    """Sessions with a message of `kind`: one hashed IN over the (kind, session) index, not a subquery per session."""
+    return Q(pk__in=Message.objects.filter(kind=kind, **where).values("session_id"))
+
+
+def _reached() -> Q:
+    return _with("result")
 
 
 def _next(offset: int) -> QuerySet[Message]:
@@ -130,12 +135,12 @@ class Summary:
 
 
 def analytics_summary(*, period: Period) -> Summary:
-    gave_up = Exists(Message.objects.filter(session=OuterRef("pk"), kind="text", data__has_key="reason"))
+    gave_up = _with("text", data__has_key="reason")
     talked = Q(message_count__gt=1)
     modes = {mode: Count("pk", filter=talked & Q(mode=mode)) for mode in (*AssistantMode.values, "")}
     row = period.sessions().aggregate(
         opened=Count("pk"), conversations=Count("pk", filter=talked),
-        reached=Count("pk", filter=talked & Q(_reached())), gave_up=Count("pk", filter=talked & Q(gave_up)),
+        reached=Count("pk", filter=talked & _reached()), gave_up=Count("pk", filter=talked & gave_up),
         **{f"mode_{mode or 'none'}": count for mode, count in modes.items()},
     )
     by_mode = {mode: row[f"mode_{mode or 'none'}"] for mode in modes}
@@ -163,7 +168,7 @@ def analytics_timeline(*, period: Period) -> tuple[str, list[Bucket]]:
     unit = "week" if (last - first).days > MAX_DAYS else "day"
     trunc = TruncWeek("created_at") if unit == "week" else TruncDate("created_at")
     grouped = (rows.annotate(bucket=trunc).values("bucket")
-               .annotate(conversations=Count("pk"), reached=Count("pk", filter=Q(_reached())),
+               .annotate(conversations=Count("pk"), reached=Count("pk", filter=_reached()),
                          planner=Count("pk", filter=Q(mode=AssistantMode.PLANNER)),
                          s3=Count("pk", filter=Q(mode=AssistantMode.S3)))
                .order_by("bucket"))
@@ -186,24 +191,33 @@ class Unfinished:
 
 def analytics_unfinished(*, period: Period) -> Unfinished:
     unfinished = period.sessions().filter(message_count__gt=1).exclude(_reached())
-    questions = Message.objects.filter(session=OuterRef("pk"), kind="question").order_by("-position")
-    choosing = ExpressionWrapper(Q(data__has_key="choices"), output_field=BooleanField())
-    asked = (unfinished.annotate(asked=Subquery(questions.values(element=KT("data__element"))[:1]),
-                                 choosing=Subquery(questions.values(choosing=choosing)[:1]))
-             .values("asked", "choosing").annotate(n=Count("pk")).order_by("-n"))
-    failed = (TraceEvent.objects.filter(session=OuterRef("pk"), kind=TraceKind.EXECUTION)
-              .annotate(got=KT("data__outcome"), planned=KT("data__planned_outcome"))
-              .exclude(got=F("planned")).order_by("-position"))
-    skills = (unfinished.annotate(skill=Subquery(failed.values(name=KT("data__skill"))[:1]))
-              .values("skill").annotate(n=Count("pk")).order_by("-n", "skill"))
+    total = unfinished.count()
+    # The last question of each unfinished session (DISTINCT ON), then counted by what it asked.
+    last = (Message.objects.filter(kind="question", session__in=unfinished.values("pk"))
+            .order_by("session_id", "-position").distinct("session_id").values("pk"))
+    asked = (Message.objects.filter(pk__in=last)
+             .annotate(asked=KT("data__element"),
+                       choosing=ExpressionWrapper(Q(data__has_key="choices"), output_field=BooleanField()))
+             .values("asked", "choosing").annotate(n=Count("pk")))
     by_question: dict[str, int] = {}
-    for row in asked:
-        label = "a choice of requests" if row["choosing"] else row["asked"] or "nothing asked"
+    for row in asked:  # one row per element asked: a handful
+        label = "a choice of requests" if row["choosing"] else row["asked"] or "another question"
         by_question[label] = by_question.get(label, 0) + row["n"]
+    if total > sum(by_question.values()):
+        by_question["nothing asked"] = total - sum(by_question.values())
+    failed = (TraceEvent.objects.filter(kind=TraceKind.EXECUTION, session__in=unfinished.values("pk"))
+              .annotate(got=KT("data__outcome"), planned=KT("data__planned_outcome")).exclude(got=F("planned"))
+              .order_by("session_id", "-position").distinct("session_id").values("pk"))
+    skills = (TraceEvent.objects.filter(pk__in=failed).values(skill=KT("data__skill"))
+              .annotate(n=Count("pk")).order_by("-n", "skill"))
+    by_skill = [(row["skill"] or "?", row["n"]) for row in skills[:TOP]]
+    failing = sum(n for _, n in by_skill)
+    if total > failing:
+        by_skill.append(("no skill failed", total - failing))
     return Unfinished(
-        total=sum(by_question.values()),
+        total=total,
         last_question=sorted(by_question.items(), key=lambda p: (-p[1], p[0]))[:TOP],
-        failed_skill=[(row["skill"] or "no skill failed", row["n"]) for row in skills[:TOP]],
+        failed_skill=sorted(by_skill, key=lambda p: (-p[1], p[0])),
     )
 
 
@@ -217,13 +231,18 @@ class Unread:
 
 
 def analytics_not_understood(*, period: Period) -> Unread:
-    """User messages the assistant answered "Sorry, I did not understand that.", most frequent first."""
-    answered = _next(1).filter(role=MessageRole.ASSISTANT, text__startswith=NOT_UNDERSTOOD)
-    unread = period.messages().filter(role=MessageRole.USER).filter(Exists(answered))
-    top = unread.values("text").annotate(n=Count("pk")).order_by("-n", "text")
+    """User messages the assistant answered "Sorry, I did not understand that.", most frequent first.
+
+    Read from the replies (few) back to the message before each, not from every user message forward.
+    """
+    said = Message.objects.filter(session=OuterRef("session"), position=OuterRef("position") - 1,
+                                  role=MessageRole.USER)
+    replies = period.messages().filter(role=MessageRole.ASSISTANT, kind="text", text__startswith=NOT_UNDERSTOOD)
+    top = (replies.annotate(said=Subquery(said.values("text")[:1])).exclude(said=None)
+           .values("said").annotate(n=Count("pk")).order_by("-n", "said"))
     rows = list(top[:TOP])
-    total = unread.count() if len(rows) == TOP else sum(r["n"] for r in rows)
-    return Unread(total=total, top=[(r["text"], r["n"]) for r in rows])
+    total = replies.count() if len(rows) == TOP else sum(r["n"] for r in rows)
+    return Unread(total=total, top=[(r["said"], r["n"]) for r in rows])
 
 
 @dataclass(frozen=True)

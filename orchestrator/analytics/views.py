@@ -91,9 +91,8 @@ def analytics_example_view(request: HttpRequest, slug: str, key: str) -> HttpRes
     except ConcertoError as exc:
         messages.error(request, str(exc))
     else:
-        review = reverse("orchestrator:review", args=[catalog.slug])
         messages.success(request, f"'{refinement.change['value']}' is queued as an example of "
-                                  f"{intent} for an admin's review ({review}).")
+                                  f"{intent}: an admin accepts or rejects it in the review queue.")
     back = reverse("orchestrator:analytics", args=[catalog.slug, assistant.key])
     kept = {name: request.POST[name] for name in FILTERS if request.POST.get(name)}
     return redirect(f"{back}?{urlencode(kept)}" if kept else back)

@@ -75,6 +75,8 @@ class Message(models.Model):
             models.UniqueConstraint(fields=["session", "client_id"], condition=~models.Q(client_id=""),
                                     name="message_unique_client_id"),
         )
+        # The analytics page finds sessions by the kind of a line (a goal reached, a consent asked).
+        indexes = (models.Index(fields=["kind", "session"], name="message_kind_session"),)
 
     def __str__(self) -> str:
         return f"{self.session_id} #{self.position} {self.role}"
