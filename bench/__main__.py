@@ -1,6 +1,6 @@
 """`python -m bench [--only PART]`: every benchmark part in turn, or one of them.
 
-Parts: planning, validation, turns, simulation, learning, nestful, editor, nlu, replies, load, first_turn.
+Parts: planning, validation, turns, simulation, learning, nestful, editor, nlu, replies, load, first_turn, analytics.
 Each reads its own options (`bench/planning.py`, `bench/validation.py`, ...); `bench/turns.py` and `bench/simulation.py`
 run with their defaults here (`python -m bench.turns --help` for their own); `bench/nestful.py`
 reads NESTFUL from the bench's own copy and skips with a message when it cannot have it.
@@ -10,7 +10,20 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from . import editor, first_turn, learning, load, nestful, nlu, planning, replies, simulation, turns, validation
+from . import (
+    analytics,
+    editor,
+    first_turn,
+    learning,
+    load,
+    nestful,
+    nlu,
+    planning,
+    replies,
+    simulation,
+    turns,
+    validation,
+)
 
 
 def _planning(chosen: argparse.Namespace, rest: list[str]) -> None:
@@ -39,11 +52,13 @@ PARTS: dict[str, Callable[[argparse.Namespace, list[str]], None]] = {
     "load": lambda chosen, rest: load.main(rest if chosen.only == "load" else []),
     # A fresh gunicorn worker's first session and message, and what a process loads once.
     "first_turn": lambda chosen, rest: first_turn.main(rest if chosen.only == "first_turn" else []),
+    # The analytics page's queries over 100,000 seeded sessions (PostgreSQL).
+    "analytics": lambda chosen, rest: analytics.main(chosen),
 }
 
 options = argparse.ArgumentParser(prog="python -m bench", add_help=False)
 options.add_argument("--only", choices=tuple(PARTS))
-for part in (validation, learning, nestful, editor):
+for part in (validation, learning, nestful, editor, analytics):
     part.add_arguments(options)
 chosen, rest = options.parse_known_args()
 if chosen.only is None and {"-h", "--help"} & set(rest):  # with --only PART, --help is that part's own

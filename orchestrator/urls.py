@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from orchestrator.analytics import views as analytics
 from orchestrator.assistants import views as assistants
 from orchestrator.chat import inspector_views as inspector
 from orchestrator.chat import studio_views as test_chat
@@ -72,5 +73,11 @@ conversation_tests_urls = [
          name="conversation_test_delete"),
 ]
 
+analytics_urls = [
+    path("catalogs/<slug:slug>/analytics/<slug:key>/", analytics.analytics_page, name="analytics"),
+    path("catalogs/<slug:slug>/analytics/<slug:key>/examples/", analytics.analytics_example_view,
+         name="analytics_example"),
+]
+
 urlpatterns = (validation_urls + chat_urls + simulation_urls + learning_urls + assistants_urls
-               + conversation_tests_urls)
+               + conversation_tests_urls + analytics_urls)

@@ -9,6 +9,7 @@ import uuid
 
 from django.db import models
 
+from catalog_app.models import CatalogVersion
 from orchestrator.assistants.models import Assistant
 
 
@@ -28,9 +29,15 @@ class ChatSession(models.Model):
     # the turn runs outside any transaction, so this, not a row lock, keeps turns one at a time.
     lease_token = models.UUIDField(null=True, blank=True, editable=False)
     lease_until = models.DateTimeField(null=True, blank=True, editable=False)
+    # The version and orchestrator the conversation started on, for the analytics page's filter (a
+    # session goes on with whatever its assistant runs later); empty on sessions from before 0010.
+    catalog_version = models.ForeignKey(CatalogVersion, null=True, blank=True, on_delete=models.SET_NULL,
+                                        related_name="+")
+    mode = models.CharField(max_length=16, blank=True, default="")
 
     class Meta:
         ordering = ("-updated_at",)
+        indexes = (models.Index(fields=["assistant", "created_at"], name="session_assistant_created"),)
 
     def __str__(self) -> str:
         return f"session {self.id} of {self.assistant_id}"
@@ -58,6 +65,8 @@ class Message(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # The widget's id of a user message: a resend with the same id runs no second turn.
     client_id = models.CharField(max_length=64, blank=True, default="")
+    # On a user message: how long its turn took to answer (understanding, planning, skill calls), in ms.
+    turn_ms = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ("session_id", "position")
@@ -66,6 +75,8 @@ class Message(models.Model):
             models.UniqueConstraint(fields=["session", "client_id"], condition=~models.Q(client_id=""),
                                     name="message_unique_client_id"),
         )
+        # The analytics page finds sessions by the kind of a line (a goal reached, a consent asked).
+        indexes = (models.Index(fields=["kind", "session"], name="message_kind_session"),)
 
     def __str__(self) -> str:
         return f"{self.session_id} #{self.position} {self.role}"

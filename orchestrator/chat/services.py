@@ -85,7 +85,8 @@ def _seed(session: ChatSession, turn: int) -> int:
 @transaction.atomic
 def session_create(*, assistant: Assistant) -> tuple[ChatSession, list[dict[str, Any]]]:
     """A new conversation with `assistant`, greeted; the greeting is the transcript's first line."""
-    session = ChatSession(assistant=assistant, state=state_seal(SessionState()))
+    session = ChatSession(assistant=assistant, state=state_seal(SessionState()),
+                          catalog_version_id=assistant.catalog_version_id, mode=assistant.mode)
     runtime = runtime_for(assistant, seed=_seed(session, 0))
     replies = [reply_with_hints(runtime.spec, reply.as_dict()) for reply in runtime.bot.greet()]
     session.message_count = len(replies)
@@ -198,6 +199,7 @@ def message_post(*, session_id: uuid.UUID | str, text: str, client_id: str = "",
         return stored
     try:
         # No transaction is open here: a slow skill holds this session's lease, no database lock.
+        started = time.monotonic()
         position = session.message_count
         runtime = runtime_for(session.assistant, seed=_seed(session, position))
         state = state_open(session.state, session_id=session.pk)
@@ -211,7 +213,8 @@ def message_post(*, session_id: uuid.UUID | str, text: str, client_id: str = "",
             values.append(text)  # an unread answer to a sensitive question: hidden whole
         scrub = scrubber_for(runtime.spec, state, extra=values)
         replies = [reply_with_hints(runtime.spec, reply.as_dict()) for reply in log.replies]
-        _turn_save(session, token, position, text, client_id, state, log, replies, scrub)
+        elapsed = round((time.monotonic() - started) * 1000)
+        _turn_save(session, token, position, text, client_id, state, log, replies, scrub, elapsed)
     except BaseException:
         _lease_release(pk, token)  # nothing of the turn was written; the next message may run
         raise
@@ -220,7 +223,8 @@ def message_post(*, session_id: uuid.UUID | str, text: str, client_id: str = "",
 
 @transaction.atomic
 def _turn_save(session: ChatSession, token: uuid.UUID, position: int, text: str, client_id: str,
-               state: SessionState, log: TurnLog, replies: list[dict[str, Any]], scrub: Scrubber) -> None:
+               state: SessionState, log: TurnLog, replies: list[dict[str, Any]], scrub: Scrubber,
+               elapsed_ms: int | None = None) -> None:
     """The turn's rows in one short transaction, if the lease is still ours; the lease is cleared.
 
     The session's UPDATE comes first: it takes the row lock and checks the lease in one statement
@@ -235,7 +239,7 @@ def _turn_save(session: ChatSession, token: uuid.UUID, position: int, text: str,
     if not claimed:
         raise SessionBusy(session.pk, retry_after=1, lapsed=True)
     user = Message(session=session, position=position, role=MessageRole.USER, kind="user",
-                   text=scrub.text(text), data={}, client_id=client_id)
+                   text=scrub.text(text), data={}, client_id=client_id, turn_ms=elapsed_ms)
     Message.objects.bulk_create([user, *_assistant_messages(session, position + 1, replies, scrub)])
     if events:
         TraceEvent.objects.bulk_create(TraceEvent(session=session, position=start + offset, kind=kind, data=data)

@@ -2,7 +2,9 @@
 then `validation` and `simulation`, `assistants` (publishing and gated promotion, which reads
 simulation runs), `chat` (sessions of an assistant), and `learning` on top (it mines simulations,
 live chats and trajectories and feeds promotion); `conversation_tests` beside it replays test-chat
-conversations on the chat runtime and gates promotion. `docs/ARCHITECTURE.md` draws the same picture.
+conversations on the chat runtime and gates promotion; `analytics` over learning (it reads chat's
+stored conversations and queues examples in learning's review queue). `docs/ARCHITECTURE.md` draws
+the same picture.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ MAY_USE = {
     "chat": {"jobs", "assistants"},
     "learning": {"jobs", "validation", "simulation", "assistants", "chat"},
     "conversation_tests": {"jobs", "simulation", "assistants", "chat"},
+    "analytics": {"jobs", "assistants", "chat", "learning"},
 }
 
 
