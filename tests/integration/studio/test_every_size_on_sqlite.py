@@ -57,15 +57,22 @@ def test_a_catalog_of_4000_skills_is_imported_read_back_planned_opened_and_edite
     assert edited.model_copy(update={"skills": spec.skills}) == spec  # and nothing else changed
 
 
-def test_the_same_catalog_works_on_sqlite(tmp_path):
-    if connection.vendor == "sqlite":
-        pytest.skip("the suite runs on SQLite: the test above was this one")
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "NLU_WARM_UP": "false"}
-    test = f"{Path(__file__).relative_to(ROOT)}::" \
-           "test_a_catalog_of_4000_skills_is_imported_read_back_planned_opened_and_edited"
+# Run again on SQLite: the test above, and the updates of a draft's rows, whose deletions go by
+# batches there (SQLite limits the parameters of a query) where PostgreSQL takes them at once.
+ON_SQLITE = (
+    "tests/integration/studio/test_every_size_on_sqlite.py::"
+    "test_a_catalog_of_4000_skills_is_imported_read_back_planned_opened_and_edited",
+    "tests/integration/catalog/test_version_update_rows.py",
+)
 
-    done = subprocess.run([sys.executable, "-m", "pytest", test, "-x", "-q", "-p", "no:cacheprovider"], cwd=ROOT,
+
+def test_the_same_catalogs_work_on_sqlite(tmp_path):
+    if connection.vendor == "sqlite":
+        pytest.skip("the suite runs on SQLite: the tests that would run here ran in it")
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "NLU_WARM_UP": "false"}
+
+    done = subprocess.run([sys.executable, "-m", "pytest", *ON_SQLITE, "-q", "-p", "no:cacheprovider"], cwd=ROOT,
                           env=env, capture_output=True, text=True, timeout=900, check=False)
 
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    assert "1 passed" in done.stdout
+    assert " passed" in done.stdout and " skipped" not in done.stdout
