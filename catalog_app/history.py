@@ -32,7 +32,8 @@ class NothingToUndo(ConcertoError):
 
 
 def _state(version: CatalogVersion) -> DraftState | None:
-    return version.history.filter(revision=version.revision).first()
+    # Without its spec (megabytes of JSON at thousands of skills): the callers want its place and label.
+    return version.history.filter(revision=version.revision).defer("spec").first()
 
 
 def history_record(*, version: CatalogVersion, before: CatalogSpec, after: CatalogVersion, spec: CatalogSpec,
@@ -88,7 +89,7 @@ def draft_steps(*, version: CatalogVersion) -> tuple[str, str]:
     if current is None:
         return "", ""
     earlier = version.history.filter(seq=current.seq - 1).exists()
-    later = version.history.filter(seq=current.seq + 1).first()
+    later = version.history.filter(seq=current.seq + 1).defer("spec").first()
     return (current.label or "the last edit") if earlier else "", (later.label or "an edit") if later else ""
 
 

@@ -126,6 +126,11 @@ def lint_catalog(spec: CatalogSpec) -> list[LintItem]:
     return sorted(items, key=lambda item: SEVERITY_ORDER[item.severity])
 
 
+def unreachable_intents(spec: CatalogSpec) -> list[LintItem]:
+    """The `unreachable_intent` items of `lint_catalog` alone, without the cost of the other rules."""
+    return _unreachable_intents(_Catalog(spec))
+
+
 def _names(names: list[str]) -> str:
     quoted = [f"`{n}`" for n in names]
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
