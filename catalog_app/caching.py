@@ -16,6 +16,13 @@ class Lru(Generic[V]):
         self._items: OrderedDict[Hashable, V] = OrderedDict()
         self._lock = threading.Lock()
 
+    def put(self, key: Hashable, value: V) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
     def get_or_build(self, key: Hashable, build: Callable[[], V]) -> V:
         with self._lock:
             if key in self._items:
