@@ -21,7 +21,7 @@ from orchestrator.engine.catalog.spec_io import catalog_to_data, parse_catalog
 from orchestrator.engine.errors import ConcertoError
 
 from .models import CatalogVersion, DraftState
-from .selectors import version_spec
+from .selectors import version_spec, version_spec_saved
 from .services import version_check_editable, version_update
 
 HISTORY_LIMIT = 100  # states kept per draft, the oldest going first: a state is the whole spec
@@ -32,7 +32,8 @@ class NothingToUndo(ConcertoError):
 
 
 def _state(version: CatalogVersion) -> DraftState | None:
-    return version.history.filter(revision=version.revision).first()
+    # Without its spec (megabytes of JSON at thousands of skills): the callers want its place and label.
+    return version.history.filter(revision=version.revision).defer("spec").first()
 
 
 def history_record(*, version: CatalogVersion, before: CatalogSpec, after: CatalogVersion, spec: CatalogSpec,
@@ -62,7 +63,9 @@ def _move(version: CatalogVersion, step: int, user: AbstractBaseUser | None) -> 
         raise NothingToUndo("nothing to undo" if step < 0 else "nothing to redo")
     # What is undone is the edit that made the current state; what is redone, the one that made the next.
     label = current.label if step < 0 else target.label
-    updated = version_update(version=version, spec=parse_catalog(target.spec))
+    spec = parse_catalog(target.spec)
+    updated = version_update(version=version, spec=spec)
+    version_spec_saved(version=updated, spec=spec)
     version.history.filter(pk=current.pk).update(revision=None)
     target.revision = updated.revision
     target.revisions = [*target.revisions, updated.revision]
@@ -88,7 +91,7 @@ def draft_steps(*, version: CatalogVersion) -> tuple[str, str]:
     if current is None:
         return "", ""
     earlier = version.history.filter(seq=current.seq - 1).exists()
-    later = version.history.filter(seq=current.seq + 1).first()
+    later = version.history.filter(seq=current.seq + 1).defer("spec").first()
     return (current.label or "the last edit") if earlier else "", (later.label or "an edit") if later else ""
 
 

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from orchestrator.engine.catalog import spec as schema
 from orchestrator.engine.catalog.checks import validate_catalog
 from orchestrator.engine.catalog.endpoints import policy_refusal
 from orchestrator.engine.catalog.spec import CatalogSpec
@@ -127,10 +130,8 @@ def version_update(
             raise SpecError(
                 [Issue("catalog", f"this is a version of '{version.catalog.slug}', not of '{spec.catalog}'")]
             )
-        # Skills first: their inputs and outputs hold the elements (RESTRICT).
-        version.skills.all().delete()
-        version.intents.all().delete()
-        version.elements.all().delete()
+        # The spec the rows hold now (read under the lock just taken), to change only what differs.
+        before = version_spec(version=version)
         _version_fields_set(version, spec)
         version.revision += 1  # caches of a draft's spec key on (version, revision)
     if note is not None:
@@ -138,7 +139,7 @@ def version_update(
     _clean(version, "", exclude=["catalog", "created_by", "promoted_by"])
     version.save()
     if spec is not None:
-        _rows_create(version, spec)
+        _rows_sync(version, before, spec)
     return version
 
 
@@ -204,7 +205,7 @@ def _version_create(
     _version_fields_set(version, spec)
     _clean(version, "", exclude=["catalog", "created_by", "promoted_by"])
     version.save()
-    _rows_create(version, spec)
+    _rows_sync(version, CatalogSpec(catalog=spec.catalog), spec)
     return version
 
 
@@ -215,73 +216,145 @@ def _version_fields_set(version: CatalogVersion, spec: CatalogSpec) -> None:
     version.cost_authorize = spec.costs.authorize
 
 
-def _rows_create(version: CatalogVersion, spec: CatalogSpec) -> None:
-    """Every row of `spec` under `version`, positions keeping the authored order."""
-    elements = [
-        Element(
-            version=version,
-            position=i,
-            name=e.name,
-            description=e.description,
-            sensitive=e.sensitive,
-            askable=e.askable,
-            format=e.format or "",
-            question=e.question or "",
-            label=e.label or "",
-        )
-        for i, e in enumerate(spec.elements)
-    ]
-    skills = [
-        Skill(
-            version=version,
-            position=i,
-            name=s.name,
-            description=s.description,
-            endpoint=s.endpoint,
-            max_retries=s.max_retries,
-            cost=s.cost,
-            preview=s.preview,
-            simulation=s.simulation.model_dump_json(exclude_defaults=True) if s.simulation else "",
-            http=s.http.model_dump_json(exclude_defaults=True) if s.http else "",
-            effects=s.effects,
-        )
-        for i, s in enumerate(spec.skills)
-    ]
-    intents = [
-        Intent(
-            version=version,
-            position=i,
-            name=t.name,
-            description=t.description,
-            examples=list(t.examples),
-            goal_known=list(t.goal.known),
-            goal_done=list(t.goal.done),
-            extensions=list(t.extensions),
-        )
-        for i, t in enumerate(spec.intents)
-    ]
+@dataclass
+class _Changes:
+    """How a list of named things (elements, skills, intents) differs between two specs.
+
+    Names are unique within a version and a row never changes its name (a renamed thing is a
+    new row and a gone one), so rows are matched to the spec's things by name.
+    """
+
+    new: list[int] = field(default_factory=list)  # indexes in the new list of things with no row yet
+    changed: list[int] = field(default_factory=list)  # ... whose content differs (their position may too)
+    moved: list[int] = field(default_factory=list)  # ... the same but at another position
+    gone: list[str] = field(default_factory=list)  # names of things that are no more
+
+
+def _changes(before: Sequence[Any], after: Sequence[Any]) -> _Changes:
+    old = {item.name: (i, item) for i, item in enumerate(before)}
+    changes = _Changes()
+    for i, item in enumerate(after):
+        if item.name not in old:
+            changes.new.append(i)
+        elif old[item.name][1] != item:
+            changes.changed.append(i)
+        elif old[item.name][0] != i:
+            changes.moved.append(i)
+    names = {item.name for item in after}
+    changes.gone = [name for name in old if name not in names]
+    return changes
+
+
+def _rows_sync(version: CatalogVersion, before: CatalogSpec, after: CatalogSpec) -> None:
+    """Make the rows of `version`, which hold `before`, hold `after`, positions keeping the authored order.
+
+    Only what differs is written: an edit of one field of a catalog of thousands of skills
+    changes one row (a skill's modes, outcomes and links go with it: a changed skill is written
+    anew), where rewriting every row took seconds. An import is the same with nothing before.
+    """
+    elements, skills, intents = (_changes(before.elements, after.elements), _changes(before.skills, after.skills),
+                                 _changes(before.intents, after.intents))
+    element_pks = dict(version.elements.values_list("name", "pk"))
+    skill_pks = dict(version.skills.values_list("name", "pk"))
+    intent_pks = dict(version.intents.values_list("name", "pk"))
+    element_rows = {i: _element_row(version, i, after.elements[i], element_pks.get(after.elements[i].name))
+                    for i in elements.new + elements.changed}
+    skill_rows = {i: _skill_row(version, i, after.skills[i]) for i in skills.new + skills.changed}
+    intent_rows = {i: _intent_row(version, i, after.intents[i], intent_pks.get(after.intents[i].name))
+                   for i in intents.new + intents.changed}
     # Check every row before writing any, so the user gets all the faults at once.
-    issues = _issues(elements, "elements", ["version", "parent"])
-    issues += _issues(skills, "skills", ["version"])
-    issues += _issues(intents, "intents", ["version"])
+    issues = _issues(element_rows, "elements", ["version", "parent"])
+    issues += _issues(skill_rows, "skills", ["version"])
+    issues += _issues(intent_rows, "intents", ["version"])
     if issues:
         raise SpecError(issues)
 
-    Element.objects.bulk_create(elements)
-    by_name = {e.name: e for e in elements}
+    # Skills first: their inputs and outputs hold the elements (RESTRICT).
+    _delete(Skill, [skill_pks[after.skills[i].name] for i in skills.changed]
+            + [skill_pks[name] for name in skills.gone])
+    _delete(Intent, [intent_pks[name] for name in intents.gone])
+    element_pks = _elements_write(version, after, elements, element_rows, element_pks)
+    created = [skill_rows[i] for i in skills.new + skills.changed]
+    Skill.objects.bulk_create(created)
+    _modes_create(created, [after.skills[i] for i in skills.new + skills.changed], element_pks)
+    _positions_set(Skill, skill_pks, after.skills, skills.moved)
+    Intent.objects.bulk_create([intent_rows[i] for i in intents.new])
+    Intent.objects.bulk_update([intent_rows[i] for i in intents.changed], _INTENT_FIELDS)
+    _positions_set(Intent, intent_pks, after.intents, intents.moved)
+
+
+def _elements_write(version: CatalogVersion, after: CatalogSpec, changes: _Changes, rows: dict[int, Element],
+                    pks: dict[str, int]) -> dict[str, int]:
+    """Write the elements' changes; returns the row id of every element by name."""
+    Element.objects.bulk_create([rows[i] for i in changes.new])
+    pks = {**pks, **{rows[i].name: rows[i].pk for i in changes.new}}
     # Parents may be declared after their children, so they are linked once all rows exist.
-    for row, e in zip(elements, spec.elements, strict=True):
-        row.parent = by_name[e.parent] if e.parent else None
-    Element.objects.bulk_update([row for row in elements if row.parent], ["parent"])
-    Skill.objects.bulk_create(skills)
-    _modes_create(skills, spec, by_name)
-    Intent.objects.bulk_create(intents)
+    for i, row in rows.items():
+        parent = after.elements[i].parent
+        row.parent_id = pks[parent] if parent else None
+    Element.objects.bulk_update([rows[i] for i in changes.new if rows[i].parent_id], ["parent"])
+    Element.objects.bulk_update([rows[i] for i in changes.changed], [*_ELEMENT_FIELDS, "parent"])
+    _positions_set(Element, pks, after.elements, changes.moved)
+    gone = [pks.pop(name) for name in changes.gone]
+    # Unlinked first: deleted a batch at a time, a parent may go before its children (RESTRICT).
+    for batch in _batches(gone):
+        Element.objects.filter(pk__in=batch, parent__isnull=False).update(parent=None)
+    _delete(Element, gone)
+    return pks
 
 
-def _modes_create(skills: list[Skill], spec: CatalogSpec, by_name: dict[str, Element]) -> None:
+def _positions_set(model: type[models.Model], pks: dict[str, int], items: Sequence[Any], moved: list[int]) -> None:
+    model.objects.bulk_update([model(pk=pks[items[i].name], position=i) for i in moved], ["position"])
+
+
+def _delete(model: type[models.Model], pks: list[int]) -> None:
+    for batch in _batches(pks):
+        model.objects.filter(pk__in=batch).delete()
+
+
+def _batches(pks: list[int]) -> Iterator[list[int]]:
+    """`pks` in lists short enough for one IN clause on every database (SQLite counts its parameters)."""
+    size = connection.features.max_query_params or max(len(pks), 1)
+    for start in range(0, len(pks), size):
+        yield pks[start:start + size]
+
+
+_ELEMENT_FIELDS = ["position", "description", "sensitive", "askable", "format", "question", "label"]
+_INTENT_FIELDS = ["position", "description", "examples", "goal_known", "goal_done", "extensions"]
+
+
+def _element_row(version: CatalogVersion, i: int, e: schema.Element, pk: int | None) -> Element:
+    return Element(pk=pk, version=version, position=i, name=e.name, description=e.description,
+                   sensitive=e.sensitive, askable=e.askable, format=e.format or "", question=e.question or "",
+                   label=e.label or "")
+
+
+def _skill_row(version: CatalogVersion, i: int, s: schema.Skill) -> Skill:
+    return Skill(
+        version=version,
+        position=i,
+        name=s.name,
+        description=s.description,
+        endpoint=s.endpoint,
+        max_retries=s.max_retries,
+        cost=s.cost,
+        preview=s.preview,
+        simulation=s.simulation.model_dump_json(exclude_defaults=True) if s.simulation else "",
+        http=s.http.model_dump_json(exclude_defaults=True) if s.http else "",
+        effects=s.effects,
+    )
+
+
+def _intent_row(version: CatalogVersion, i: int, t: schema.Intent, pk: int | None) -> Intent:
+    return Intent(pk=pk, version=version, position=i, name=t.name, description=t.description,
+                  examples=list(t.examples), goal_known=list(t.goal.known), goal_done=list(t.goal.done),
+                  extensions=list(t.extensions))
+
+
+def _modes_create(skills: list[Skill], specs: list[schema.Skill], element_pks: dict[str, int]) -> None:
     modes = [
         (Mode(skill=row, position=k, name=m.name or "", effects=m.effects or ""), m)
-        for row, s in zip(skills, spec.skills, strict=True)
+        for row, s in zip(skills, specs, strict=True)
         for k, m in enumerate(s.modes)
     ]
     Mode.objects.bulk_create([mode for mode, _ in modes])
@@ -292,20 +365,20 @@ def _modes_create(skills: list[Skill], spec: CatalogSpec, by_name: dict[str, Ele
     ]
     Outcome.objects.bulk_create([outcome for outcome, _ in outcomes])
     ModeInput.objects.bulk_create(
-        ModeInput(mode=mode, element=by_name[name], position=j)
+        ModeInput(mode=mode, element_id=element_pks[name], position=j)
         for mode, m in modes
         for j, name in enumerate(m.inputs)
     )
     OutcomeOutput.objects.bulk_create(
-        OutcomeOutput(outcome=outcome, element=by_name[name], position=j)
+        OutcomeOutput(outcome=outcome, element_id=element_pks[name], position=j)
         for outcome, o in outcomes
         for j, name in enumerate(o.outputs)
     )
 
 
-def _issues(rows: Iterable[models.Model], path: str, exclude: list[str]) -> list[Issue]:
+def _issues(rows: dict[int, models.Model], path: str, exclude: list[str]) -> list[Issue]:
     issues: list[Issue] = []
-    for i, row in enumerate(rows):
+    for i, row in sorted(rows.items()):
         try:
             _clean(row, f"{path}[{i}]", exclude=exclude)
         except SpecError as exc:

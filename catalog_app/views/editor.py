@@ -16,7 +16,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import trigger_client_event
 
 from orchestrator.engine.catalog import spec as schema
-from orchestrator.engine.catalog.lint import lint_catalog
+from orchestrator.engine.catalog.lint import unreachable_intents
 from orchestrator.engine.catalog.suggest import did_you_mean, normalize, search_elements
 from orchestrator.engine.errors import ConcertoError
 
@@ -216,9 +216,9 @@ def _after_edit(request: HtmxHttpRequest, slug: str, number: int, anchor: str) -
 
 def _warn_broken(request: HttpRequest, before: schema.CatalogSpec, after: schema.CatalogSpec) -> None:
     """Say at once when a change leaves an intent without a plan, and why."""
-    was = {i.subject for i in lint_catalog(before) if i.kind == "unreachable_intent"}
-    for item in lint_catalog(after):
-        if item.kind == "unreachable_intent" and item.subject not in was:
+    was = {i.subject for i in unreachable_intents(before)}
+    for item in unreachable_intents(after):
+        if item.subject not in was:
             messages.warning(request, readable(f"This change broke an intent. {item.message}"))
 
 

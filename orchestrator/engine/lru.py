@@ -23,6 +23,13 @@ class Lru(Generic[V]):
         self._items: OrderedDict[Hashable, V] = OrderedDict()
         self._lock = threading.Lock()
 
+    def put(self, key: Hashable, value: V) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
     def get_or_build(self, key: Hashable, build: Callable[[], V]) -> V:
         with self._lock:
             if key in self._items:
@@ -31,10 +38,7 @@ class Lru(Generic[V]):
                 return self._items[key]
             self.misses += 1
         value = build()  # outside the lock: a search or a grounding takes a while, other threads go on
-        with self._lock:
-            self._items[key] = value
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+        self.put(key, value)
         return value
 
     def __len__(self) -> int:

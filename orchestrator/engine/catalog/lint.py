@@ -12,6 +12,7 @@ added), computed on the spec itself so lint needs no grounding and no planner ca
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -55,15 +56,29 @@ class _Catalog:
 
     def _reach(self) -> _Reach:
         known = {e.name for e in self.spec.elements if e.askable}
+        # What the known elements answer for (each and its ancestors), kept as they are learnt:
+        # an input is then met in one lookup, not by a walk of its subtree on every pass.
+        covered: set[str] = set()
+
+        def learn(names: Iterable[str]) -> None:
+            for name in names:
+                node: str | None = name
+                while node is not None and node not in covered:
+                    covered.add(node)
+                    node = self.onto.parent.get(node)
+
+        learn(known)
         runnable: set[tuple[int, int]] = set()
         changed = True
         while changed:
             changed = False
             for s, skill in enumerate(self.spec.skills):
                 for m, mode in enumerate(skill.modes):
-                    if (s, m) not in runnable and all(self.satisfied(x, known) for x in mode.inputs):
+                    if (s, m) not in runnable and all(x in covered for x in mode.inputs):
                         runnable.add((s, m))
-                        known.update(x for outcome in mode.outcomes for x in outcome.outputs)
+                        outputs = [x for outcome in mode.outcomes for x in outcome.outputs]
+                        known.update(outputs)
+                        learn(outputs)
                         changed = True
         return _Reach(frozenset(known), frozenset(runnable))
 
@@ -124,6 +139,11 @@ def lint_catalog(spec: CatalogSpec) -> list[LintItem]:
         + _sensitive_flows(catalog)
     )
     return sorted(items, key=lambda item: SEVERITY_ORDER[item.severity])
+
+
+def unreachable_intents(spec: CatalogSpec) -> list[LintItem]:
+    """The `unreachable_intent` items of `lint_catalog` alone, without the cost of the other rules."""
+    return _unreachable_intents(_Catalog(spec))
 
 
 def _names(names: list[str]) -> str:

@@ -228,3 +228,50 @@ def test_every_edit_keeps_the_spec_loadable(banking):
     spec = edit(editing.skill_added, version=banking, name="greet", outputs=("greeting",), failure=False)
 
     assert load_catalog(dump_catalog(spec, "yaml"), "yaml") == spec_of(banking)
+
+
+def test_a_value_the_schema_refuses_is_reported_by_its_path_and_nothing_changes(banking):
+    # The changes copy the spec's models without the schema (`model_copy`); the save reads back
+    # what changed, and a fault names its place in the spec as an import would.
+    before = spec_of(banking)
+    where = [s.name for s in before.skills].index("credit_check")
+
+    with pytest.raises(SpecError) as caught:
+        edit(editing.skill_updated, version=banking, name="credit_check", max_retries=500, cost=-1)
+
+    assert sorted(issue.path for issue in caught.value.issues) == [f"skills[{where}].cost",
+                                                                    f"skills[{where}].max_retries"]
+    assert spec_of(banking) == before
+
+
+def test_a_saved_field_changes_that_field_alone(banking):
+    before = spec_of(banking)
+
+    edit(editing.skill_updated, version=banking, name="credit_check", description="Checks credit")
+
+    after = spec_of(banking)
+    assert after.skill("credit_check").description == "Checks credit"
+    restored = after.skill("credit_check").model_copy(update={"description": before.skill("credit_check").description})
+    assert after.model_copy(update={"skills": tuple(restored if s.name == "credit_check" else s
+                                                    for s in after.skills)}) == before
+
+
+def test_the_spec_kept_after_a_save_is_the_one_its_rows_read_back(banking, django_capture_on_commit_callbacks):
+    from catalog_app.models import CatalogVersion
+    from catalog_app.selectors import _assemble  # the rows read afresh, past the spec the save kept
+
+    def blanks(spec):  # a blank question, label and mode name: stored blank, read back as none
+        spec = editing.element_updated(spec, name="email", question="", label="")
+        skill = spec.skill("credit_check")
+        modes = (skill.modes[0].model_copy(update={"name": ""}), *skill.modes[1:])
+        return spec.model_copy(update={"skills": tuple(s.model_copy(update={"modes": modes}) if s is skill else s
+                                                       for s in spec.skills)})
+
+    for change in (blanks, partial(editing.skill_updated, name="credit_check", description="Checks")):
+        with django_capture_on_commit_callbacks(execute=True):
+            editing.version_edit(version=banking, change=change)
+
+        kept = spec_of(banking)
+        assert kept == _assemble(CatalogVersion.objects.select_related("catalog").get(pk=banking.pk))
+    assert kept.skill("credit_check").description == "Checks"
+    assert kept.element("email").question is None
