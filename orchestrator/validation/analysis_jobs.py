@@ -1,4 +1,4 @@
-"""Re-queueing an analysis whose worker died (or that failed, or that no worker took): workspace admins.
+"""Cancelling an analysis, and re-queueing one whose worker died, that failed or that no worker took (admins).
 
 The job runner (`orchestrator.jobs.runner`) tells a live job from one whose worker is gone; this
 module names the analysis's workspace and task for it.
@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from orchestrator.jobs.runner import NotAllowed, job_can_requeue, job_check_requeue, job_requeue
+from orchestrator.jobs.runner import NotAllowed, job_can_requeue, job_cancel, job_check_requeue, job_requeue
 from orchestrator.jobs.runner import NotRequeueable as NotStalled
 from orchestrator.validation.models import TrajectoryAnalysis
 
-__all__ = ["NotAllowed", "NotStalled", "analysis_check_requeue", "analysis_requeue", "can_requeue"]
+__all__ = ["NotAllowed", "NotStalled", "analysis_cancel", "analysis_check_requeue", "analysis_requeue", "can_requeue"]
 
 
 def analysis_check_requeue(*, analysis: TrajectoryAnalysis, user: AbstractBaseUser) -> None:
@@ -29,3 +29,8 @@ def analysis_requeue(*, analysis: TrajectoryAnalysis, user: AbstractBaseUser) ->
 
     return job_requeue(job=analysis, user=user, workspace=analysis.workspace, task=trajectory_analysis_run,
                        noun="analysis", reset={"done": 0})
+
+
+def analysis_cancel(*, analysis: TrajectoryAnalysis) -> TrajectoryAnalysis:
+    """Stop an analysis: a queued one never starts, a running one stops at its next progress, writing no report."""
+    return job_cancel(analysis)
