@@ -89,3 +89,14 @@ def test_a_requeue_the_queue_refuses_leaves_the_job_failed_with_its_reason_and_b
     page.force_login(admin)
     shown = page.get(f"/validation/analyses/{analysis.pk}/").content.decode()
     assert "job queue cannot be reached" in shown and "Re-queue this analysis" in shown
+
+
+def test_the_simulate_command_says_the_queue_is_down_and_keeps_no_run(banking, realistic, queue_down):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    with pytest.raises(CommandError, match="job queue cannot be reached"):
+        call_command("simulate", "banking", "--scenario", "realistic", "--conversations", "3", "--queue",
+                     stdout=StringIO())
+    assert not SimulationRun.objects.exists()
