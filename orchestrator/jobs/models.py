@@ -106,13 +106,13 @@ class Job(models.Model):
                     "(is a worker running on this queue?)")
         if self.stalled:
             silent = self.silent_seconds
-            since = "since it was taken" if silent is None else f"for {silent} seconds"
-            return (f"No sign of life from its worker {since}: the worker has probably stopped. "
-                    f"{self.redelivery_words} after its visibility timeout (about {visibility_minutes()} minutes)")
+            return self.stalled_words("since it was taken" if silent is None else f"for {silent} seconds")
         return None
 
-    # How the queue gets a stalled job going again, for `waiting`.
-    redelivery_words = "The queue gives the job to another worker"
+    def stalled_words(self, since: str) -> str:
+        """What `waiting` says of a stalled job; `since` is how long it has been silent."""
+        return (f"No sign of life from its worker {since}: the worker has probably stopped. The queue gives the "
+                f"job to another worker after its visibility timeout (about {visibility_minutes()} minutes)")
 
 
 def visibility_minutes() -> int:

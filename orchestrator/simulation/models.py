@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.db import models
 
 from catalog_app.models import Catalog, CatalogVersion, Workspace
-from orchestrator.jobs.models import Job, JobStatus
+from orchestrator.jobs.models import Job, JobStatus, visibility_minutes
 from orchestrator.modes import AssistantMode
 
 
@@ -57,8 +57,6 @@ class SimulationRun(Job):
     summary = models.JSONField(null=True, blank=True)
 
     heavy_fields = ("scenario_data",)
-    redelivery_words = ("Its chunks wait for another worker: the queue gives the ones a stopped worker held "
-                        "to another worker")
 
     class Meta:
         ordering = ("-created_at", "-pk")
@@ -69,6 +67,12 @@ class SimulationRun(Job):
     @property
     def total(self) -> int:
         return self.conversations
+
+    def stalled_words(self, since: str) -> str:
+        # Chunks also wait behind other runs' chunks in the queue: both reasons are said.
+        return (f"No conversation stored {since}: its chunks wait in the queue behind other work, or a worker "
+                "that stopped holds them; the queue gives those to another worker after its visibility timeout "
+                f"(about {visibility_minutes()} minutes)")
 
     @property
     def percent(self) -> int:

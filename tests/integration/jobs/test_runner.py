@@ -153,7 +153,8 @@ def test_a_run_whose_chunks_stopped_storing_says_it_waits_for_redelivery_and_an_
     page.force_login(admin)
     shown = page.get(f"/simulations/{run.pk}/").content.decode()
     assert "Running: 3 of 6 conversations" in shown
-    assert "No sign of life from its worker for 900 seconds" in shown and "Its chunks wait for another worker" in shown
+    assert "No conversation stored for 900 seconds: its chunks wait in the queue behind other work" in shown
+    assert "after its visibility timeout" in shown
     assert "Re-queue this simulation" in shown
     sent: list[int] = []
     monkeypatch.setattr("orchestrator.simulation.tasks.simulation_start.delay", sent.append)
