@@ -22,6 +22,7 @@ validation_urls = [
     path("validation/analyses/<int:pk>/report.json", validation.analysis_report_json, name="report_json"),
     path("validation/analyses/<int:pk>/report.html", validation.analysis_report_html, name="report_html"),
     path("validation/analyses/<int:pk>/requeue/", job_views.analysis_requeue_view, name="analysis_requeue"),
+    path("validation/analyses/<int:pk>/cancel/", job_views.analysis_cancel_view, name="analysis_cancel"),
 ]
 
 chat_urls = [

@@ -1,4 +1,5 @@
-"""The studio's action on an analysis whose worker died, that no worker took, or that failed: re-queue it (admins)."""
+"""The studio's actions on an analysis: re-queue one whose worker died, that no worker took, or that failed
+(admins); cancel one."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.views.decorators.http import require_POST
 from catalog_app.access import page_workspace
 from orchestrator.engine.errors import UnknownName
 from orchestrator.jobs.views import requeue_from_page
-from orchestrator.validation.analysis_jobs import analysis_requeue
+from orchestrator.validation.analysis_jobs import analysis_cancel, analysis_requeue
 from orchestrator.validation.services import analysis_get
 
 
@@ -23,4 +24,15 @@ def analysis_requeue_view(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404(str(exc)) from exc
     requeue_from_page(request, lambda: analysis_requeue(analysis=analysis, user=request.user),
                       f"Analysis {pk} is queued again; a worker will start it over.")
+    return redirect("orchestrator:analysis", pk=pk)
+
+
+@require_POST
+@login_required
+def analysis_cancel_view(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        analysis = analysis_get(workspace=page_workspace(request), pk=pk)
+    except UnknownName as exc:
+        raise Http404(str(exc)) from exc
+    analysis_cancel(analysis=analysis)
     return redirect("orchestrator:analysis", pk=pk)

@@ -166,3 +166,16 @@ def test_a_run_whose_chunks_stopped_storing_says_it_waits_for_redelivery_and_an_
     chunks: list[tuple[int, int]] = []
     run_dispatch(run_id=run.pk, send=lambda run_id, start, stop: chunks.append((start, stop)))
     assert chunks == [(3, 6)]
+
+
+def test_an_analysis_is_cancelled_from_its_page_and_its_worker_writes_no_report(analysis, logged_in):
+    holder = job_claim(TrajectoryAnalysis, analysis.pk)
+    page = logged_in.get(f"/validation/analyses/{analysis.pk}/").content.decode()
+    assert f"/validation/analyses/{analysis.pk}/cancel/" in page
+    assert logged_in.post(f"/validation/analyses/{analysis.pk}/cancel/").status_code == 302
+    with pytest.raises(JobLost):
+        job_beat(TrajectoryAnalysis, analysis.pk, holder, done=1)
+    assert not job_finish(TrajectoryAnalysis, analysis.pk, holder, JobStatus.DONE, report={"count": 3})
+    shown = logged_in.get(f"/validation/analyses/{analysis.pk}/").content.decode()
+    assert "Cancelled after 0 of 3 sequences" in shown
+    assert TrajectoryAnalysis.objects.get(pk=analysis.pk).report is None
