@@ -15,6 +15,7 @@ from ninja.errors import HttpError, ValidationError
 
 from catalog_app.api import router as catalog_router
 from orchestrator.engine.errors import ConcertoError, Issue, SpecError
+from orchestrator.jobs.runner import QueueUnavailable
 
 from .errors import DATABASE_DOWN, RETRY_AFTER_SECONDS, UNAVAILABLE, SafeParser, body_issues, too_big_detail
 
@@ -88,3 +89,11 @@ def _unavailable(request: HttpRequest, exc: Exception) -> HttpResponse:
 
 for _kind in UNAVAILABLE:
     api.add_exception_handler(_kind, _unavailable)
+
+
+@api.exception_handler(QueueUnavailable)
+def _queue_down(request: HttpRequest, exc: QueueUnavailable) -> HttpResponse:
+    # A job that could not be handed to a worker was not started (its row is gone or failed).
+    response = _error(request, 503, str(exc))
+    response["Retry-After"] = str(exc.retry_after)
+    return response

@@ -7,7 +7,9 @@ from orchestrator.assistants import views as assistants
 from orchestrator.chat import inspector_views as inspector
 from orchestrator.chat import studio_views as test_chat
 from orchestrator.conversation_tests import views as conversation_tests
+from orchestrator.learning import job_views as learning_jobs
 from orchestrator.learning import views as learning
+from orchestrator.simulation import job_views as simulation_jobs
 from orchestrator.simulation import views as simulation
 from orchestrator.validation import job_views
 from orchestrator.validation import views as validation
@@ -22,6 +24,7 @@ validation_urls = [
     path("validation/analyses/<int:pk>/report.json", validation.analysis_report_json, name="report_json"),
     path("validation/analyses/<int:pk>/report.html", validation.analysis_report_html, name="report_html"),
     path("validation/analyses/<int:pk>/requeue/", job_views.analysis_requeue_view, name="analysis_requeue"),
+    path("validation/analyses/<int:pk>/cancel/", job_views.analysis_cancel_view, name="analysis_cancel"),
 ]
 
 chat_urls = [
@@ -38,6 +41,7 @@ simulation_urls = [
     path("simulations/compare/", simulation.simulation_compare_page, name="simulation_compare"),
     path("simulations/<int:pk>/", simulation.simulation_page, name="simulation"),
     path("simulations/<int:pk>/cancel/", simulation.simulation_cancel_view, name="simulation_cancel"),
+    path("simulations/<int:pk>/requeue/", simulation_jobs.simulation_requeue_view, name="simulation_requeue"),
     path("simulations/<int:pk>/conversations/<int:index>/", simulation.simulated_conversation_page,
          name="simulated_conversation"),
 ]
@@ -46,6 +50,10 @@ learning_urls = [
     path("catalogs/<slug:slug>/review/", learning.review_page, name="review"),
     path("catalogs/<slug:slug>/review/learn/", learning.review_learn_view, name="review_learn"),
     path("catalogs/<slug:slug>/review/jobs/<int:pk>/", learning.review_job_view, name="review_job"),
+    path("catalogs/<slug:slug>/review/jobs/<int:pk>/requeue/", learning_jobs.review_job_requeue_view,
+         name="review_job_requeue"),
+    path("catalogs/<slug:slug>/review/jobs/<int:pk>/cancel/", learning_jobs.review_job_cancel_view,
+         name="review_job_cancel"),
     path("catalogs/<slug:slug>/review/decide/", learning.review_decide_view, name="review_decide"),
     path("catalogs/<slug:slug>/promotion/", learning.promotion_page, name="promotion"),
     path("catalogs/<slug:slug>/promotion/threshold/", learning.promotion_threshold_view,

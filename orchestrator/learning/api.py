@@ -4,7 +4,9 @@
     POST /catalogs/{slug}/refinements/learn            propose now from a finished run, live sessions and/or
                                                        imported tool-call trajectories (any member)
     POST /catalogs/{slug}/refinements/jobs             the same, as a Celery job: answers 202 with the job
-    GET  /catalogs/{slug}/refinements/jobs/{id}        the job's status (queued, running, done, failed) and count
+    GET  /catalogs/{slug}/refinements/jobs/{id}        the job's status (queued, running, done, failed, cancelled)
+    POST /catalogs/{slug}/refinements/jobs/{id}/cancel  stop a learning job (its proposals are not queued)
+    POST /catalogs/{slug}/refinements/jobs/{id}/requeue learn again for a stalled, unclaimed or failed job (admins)
     POST /catalogs/{slug}/refinements/accept           accept (with optional edits): a new draft, with its diff (admins)
     POST /catalogs/{slug}/refinements/reject           reject (admins)
 
@@ -25,9 +27,17 @@ from catalog_app.access import api_version, api_workspace
 from catalog_app.api_base import ErrorOut, studio_auth
 from catalog_app.editing import NotAllowed
 from orchestrator.engine.analysis.trajectory_io import decode_json
+from orchestrator.jobs.api import JobStateOut, job_state, requeue_answer
 from orchestrator.learning.models import LearningJob, Refinement
 from orchestrator.learning.selectors import learning_job_get, refinement_list
-from orchestrator.learning.services import Decision, learning_job_create, refinements_decide, refinements_propose
+from orchestrator.learning.services import (
+    Decision,
+    learning_job_cancel,
+    learning_job_create,
+    learning_job_requeue,
+    refinements_decide,
+    refinements_propose,
+)
 from orchestrator.simulation.models import SimulationRun
 
 router = Router(tags=["refinements"], auth=studio_auth())
@@ -60,9 +70,9 @@ class LearnIn(Schema):
         "{samples, tools}, a bare list of calls), as JSON or as JSON Lines text; a call names a skill or skill.mode"))
 
 
-class JobOut(Schema):
+class JobOut(JobStateOut):
     id: int
-    status: str = Field(description="queued, running, done or failed")
+    status: str = Field(description="queued, running, done, failed or cancelled")
     run: int | None
     sessions: bool
     trajectories: str = Field(description="the imported file's name, if any")
@@ -94,7 +104,7 @@ class DecisionOut(Schema):
 def _job_out(job: LearningJob) -> dict[str, Any]:
     return {"id": job.pk, "status": job.status, "run": job.run_id, "sessions": job.sessions,
             "trajectories": job.trajectories_name or ("inline" if _has_trajectories(job) else ""),
-            "proposed": job.proposed, "error": job.error}
+            "proposed": job.proposed, "error": job.error, **job_state(job)}
 
 
 def _has_trajectories(job: LearningJob) -> bool:
@@ -147,7 +157,7 @@ def refinements_learn(request: HttpRequest, slug: str, payload: LearnIn) -> list
                                                  trajectories=trajectories)]
 
 
-@router.post("/{slug}/refinements/jobs", response={202: JobOut, 404: ErrorOut, 422: ErrorOut},
+@router.post("/{slug}/refinements/jobs", response={202: JobOut, 404: ErrorOut, 422: ErrorOut, 503: ErrorOut},
              summary="Propose refinements in a Celery job; poll the job for its status")
 def refinements_job_create(request: HttpRequest, slug: str, payload: LearnIn) -> Status:
     catalog = api_version(request, slug, None).catalog
@@ -165,6 +175,31 @@ def refinements_job_get(request: HttpRequest, slug: str, job_id: int) -> dict[st
     if job is None:
         raise HttpError(404, f"unknown learning job '{job_id}'")
     return _job_out(job)
+
+
+@router.post("/{slug}/refinements/jobs/{job_id}/cancel", response={200: JobOut, 404: ErrorOut},
+             summary="Stop a learning job: its proposals are not queued")
+def refinements_job_cancel(request: HttpRequest, slug: str, job_id: int) -> dict[str, Any]:
+    job = _job(request, slug, job_id)
+    learning_job_cancel(job=job)
+    return _job_out(_job(request, slug, job_id))
+
+
+@router.post("/{slug}/refinements/jobs/{job_id}/requeue",
+             response={202: JobOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 503: ErrorOut},
+             summary="Learn again for a job whose worker stopped, that no worker took, or that failed (admins)")
+def refinements_job_requeue(request: HttpRequest, slug: str, job_id: int) -> Status:
+    job = _job(request, slug, job_id)
+    requeue_answer(lambda: learning_job_requeue(job=job, user=request.auth))  # type: ignore[attr-defined]
+    return Status(202, _job_out(_job(request, slug, job_id)))
+
+
+def _job(request: HttpRequest, slug: str, job_id: int) -> LearningJob:
+    catalog = api_version(request, slug, None).catalog
+    job = learning_job_get(catalog=catalog, pk=job_id)
+    if job is None:
+        raise HttpError(404, f"unknown learning job '{job_id}'")
+    return job
 
 
 @router.post("/{slug}/refinements/accept", response={200: DecisionOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut},

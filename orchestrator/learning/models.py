@@ -9,7 +9,8 @@ from django.conf import settings
 from django.db import models
 
 from catalog_app.models import Catalog, CatalogVersion
-from orchestrator.simulation.models import SimulationRun, SimulationStatus
+from orchestrator.jobs.models import Job
+from orchestrator.simulation.models import SimulationRun
 
 
 class RefinementStatus(models.TextChoices):
@@ -57,11 +58,12 @@ class Refinement(models.Model):
         return f"{self.catalog.slug}: {self.key} ({self.status})"
 
 
-class LearningJob(models.Model):
+class LearningJob(Job):
     """One "learn from these conversations" request, run by a Celery worker; the page polls its status.
 
     Imported trajectories are stored as uploaded (decoded JSON), so a redelivered job reads the same
     input; proposing again refreshes the pending refinements it made, so a job run twice queues each once.
+    The learner reports no progress: a thread keeps the heartbeat while it works.
     """
 
     catalog = models.ForeignKey(Catalog, on_delete=models.CASCADE, related_name="learning_jobs")
@@ -69,22 +71,12 @@ class LearningJob(models.Model):
     sessions = models.BooleanField(default=False)
     trajectories = models.JSONField(null=True, blank=True)
     trajectories_name = models.CharField(max_length=200, blank=True)
-    status = models.CharField(max_length=16, choices=SimulationStatus.choices, default=SimulationStatus.QUEUED)
     proposed = models.PositiveIntegerField(default=0)
-    error = models.TextField(blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+
+    heavy_fields = ("trajectories",)
 
     class Meta:
         ordering = ("-created_at", "-pk")
 
     def __str__(self) -> str:
         return f"learning job {self.pk} of {self.catalog.slug} ({self.status})"
-
-    @property
-    def finished(self) -> bool:
-        return self.status in (SimulationStatus.DONE, SimulationStatus.FAILED, SimulationStatus.CANCELLED)

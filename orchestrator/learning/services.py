@@ -9,16 +9,12 @@ without an admin promoting it afterwards.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from catalog_app.editing import NotAllowed, version_edit
@@ -39,11 +35,11 @@ from orchestrator.engine.learning.refinements import Refinement as Proposal
 from orchestrator.engine.learning.refinements import apply_refinements
 from orchestrator.engine.learning.retarget import scenario_retargeted
 from orchestrator.engine.simulation.scenario import parse_scenario
+from orchestrator.jobs.models import JobStatus
+from orchestrator.jobs.runner import Beat, enqueue_on_commit, heartbeat_interval, job_cancel, job_requeue, job_run
 from orchestrator.learning.models import LearningJob, Refinement, RefinementStatus
-from orchestrator.simulation.models import SimulationRun, SimulationScenario, SimulationStatus
+from orchestrator.simulation.models import SimulationRun, SimulationScenario
 from orchestrator.simulation.services import scenario_save
-
-logger = logging.getLogger(__name__)
 
 MAX_SESSIONS = 2000  # live sessions read per learning call, newest first
 
@@ -114,7 +110,7 @@ def trajectory_conversations(*, spec: CatalogSpec, data: Any) -> list[Conversati
 def _check_run(catalog: Catalog, run: SimulationRun) -> None:
     if run.version.catalog_id != catalog.pk:
         raise ConcertoError(f"simulation {run.pk} is not a run of catalog '{catalog.slug}'", path="run")
-    if run.status != SimulationStatus.DONE:
+    if run.status != JobStatus.DONE:
         raise ConcertoError(f"simulation {run.pk} is {run.status}: learn from a finished run", path="run")
 
 
@@ -193,39 +189,38 @@ def learning_job_create(*, catalog: Catalog, user: AbstractBaseUser | None = Non
     if enqueue:
         from orchestrator.learning.tasks import learning_job_run  # the task module imports this one
 
-        transaction.on_commit(lambda: learning_job_run.delay(job.pk))
+        enqueue_on_commit(job, learning_job_run)
     return job
 
 
 def learning_job_execute(*, job_id: int) -> LearningJob:
-    """Learn for a job and queue its proposals. Idempotent: a finished job is left as it is, a running one
-    is left to its worker, and one whose worker died (running for longer than CONCERTO_JOB_STALE_SECONDS
-    when the broker redelivers it) learns again; proposing refreshes pending refinements, never doubles them."""
-    now = timezone.now()
-    stale = now - timedelta(seconds=settings.CONCERTO_JOB_STALE_SECONDS)
-    claimed = LearningJob.objects.filter(
-        Q(status=SimulationStatus.QUEUED) | Q(status=SimulationStatus.RUNNING, started_at__lt=stale),
-        pk=job_id).update(status=SimulationStatus.RUNNING, started_at=now)
-    job = LearningJob.objects.select_related("catalog", "run__version").get(pk=job_id)
-    if not claimed:
-        return job
-    try:
-        rows = refinements_propose(catalog=job.catalog, run=job.run, sessions=job.sessions,
-                                   trajectories=job.trajectories)
-    except ConcertoError as exc:
-        _job_finish(job_id, SimulationStatus.FAILED, error=str(exc))
-    except Exception as exc:
-        logger.exception("learning job %s failed", job_id)
-        _job_finish(job_id, SimulationStatus.FAILED, error=f"the learner failed: {type(exc).__name__}: {exc}")
-        raise
-    else:
-        _job_finish(job_id, SimulationStatus.DONE, proposed=len(rows))
-    return LearningJob.objects.get(pk=job_id)
+    """Learn for a job and queue its proposals. Idempotent: a finished job is left as it is, a live one
+    (its heartbeat, kept by a thread while the learner works, is recent) is left to its worker, so a
+    redelivered message never starts a second learner; one whose worker died (no heartbeat for
+    CONCERTO_JOB_STALE_SECONDS) learns again, and proposing refreshes pending refinements, never doubles them."""
+
+    def work(job: LearningJob, beat: Beat) -> dict[str, Any]:
+        job = LearningJob.objects.select_related("catalog", "run__version").get(pk=job.pk)
+        with transaction.atomic():
+            rows = refinements_propose(catalog=job.catalog, run=job.run, sessions=job.sessions,
+                                       trajectories=job.trajectories)
+            beat.check()  # cancelled or taken over meanwhile: the proposals are not queued
+        return {"proposed": len(rows), "done": len(rows)}
+
+    return job_run(LearningJob, job_id, work, failure="the learner failed", beat_every=heartbeat_interval())
 
 
-def _job_finish(job_id: int, status: str, *, proposed: int = 0, error: str = "") -> None:
-    LearningJob.objects.filter(pk=job_id).update(status=status, proposed=proposed, error=error[:5000],
-                                                 finished_at=timezone.now())
+def learning_job_cancel(*, job: LearningJob) -> LearningJob:
+    """Stop a learning job: one not started never starts; a running learner's proposals are not queued."""
+    return job_cancel(job)
+
+
+def learning_job_requeue(*, job: LearningJob, user: AbstractBaseUser) -> LearningJob:
+    """Put a learning job whose worker died, that no worker took, or that failed back in the queue (admins)."""
+    from orchestrator.learning.tasks import learning_job_run  # the task module imports this one
+
+    return job_requeue(job=job, user=user, workspace=job.catalog.workspace, task=learning_job_run,
+                       noun="learning job", reset={"proposed": 0, "done": 0})
 
 
 def _subject(change: dict[str, Any]) -> str:

@@ -35,6 +35,7 @@ from orchestrator.assistants.promotion import assistant_promote_to_planner, poli
 from orchestrator.engine.catalog.diff import diff_catalogs
 from orchestrator.engine.errors import ConcertoError
 from orchestrator.engine.learning.refinements import apply_refinements
+from orchestrator.jobs.runner import QueueUnavailable, job_can_requeue
 from orchestrator.learning.models import RefinementStatus
 from orchestrator.learning.selectors import evidence_links, learning_job_get, refinement_groups, refinement_list
 from orchestrator.learning.services import learning_job_create, refinements_decide
@@ -78,7 +79,8 @@ def review_page(request: HttpRequest, slug: str) -> HttpResponse:
     job = learning_job_get(catalog=catalog, pk=int(job_id)) if job_id.isdigit() else None
     return render(request, "orchestrator/review/queue.html", {
         **context, "groups": groups, "is_admin": _is_admin(request, catalog), "runs": runs,
-        "draft_number": draft_number, "draft_diff": draft_diff, "decided": decided, "job": job})
+        "draft_number": draft_number, "draft_diff": draft_diff, "decided": decided, "job": job,
+        "can_requeue": job is not None and job_can_requeue(job=job, user=request.user, workspace=catalog.workspace)})
 
 
 @require_GET
@@ -89,7 +91,9 @@ def review_job_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     job = learning_job_get(catalog=catalog, pk=pk)
     if job is None:
         raise Http404(f"no learning job {pk} for this catalog")
-    return render(request, "orchestrator/review/queue.html#job-status", {"catalog": catalog, "job": job},
+    can_requeue = job_can_requeue(job=job, user=request.user, workspace=catalog.workspace)
+    return render(request, "orchestrator/review/queue.html#job-status",
+                  {"catalog": catalog, "job": job, "can_requeue": can_requeue},
                   status=HTMX_STOP_POLLING if job.finished else 200)
 
 
@@ -110,7 +114,7 @@ def review_learn_view(request: HttpRequest, slug: str) -> HttpResponse:
                                   trajectories_name=upload.name if upload is not None else "")
     except forms.ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
-    except ConcertoError as exc:
+    except (ConcertoError, QueueUnavailable) as exc:
         messages.error(request, str(exc))
     else:
         return redirect(f"{reverse('orchestrator:review', args=[slug])}?job={job.pk}")

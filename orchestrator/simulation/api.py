@@ -4,12 +4,14 @@
     GET  /catalogs/{slug}/simulations                         the catalog's runs, newest first
     GET  /catalogs/{slug}/simulations/{id}                    status, progress and, when done, the figures
     POST /catalogs/{slug}/simulations/{id}/cancel             stop a run
+    POST /catalogs/{slug}/simulations/{id}/requeue            start a stalled, unclaimed or failed run again (admins)
     GET  /catalogs/{slug}/simulations/{id}/conversations/{i}  one conversation: transcript and trace
     GET  /catalogs/{slug}/scenarios                           the scenarios stored for the catalog
     PUT  /catalogs/{slug}/scenarios/{name}                    store (or replace) a scenario under its name
 
 A bad scenario (unknown element or skill, a rate outside 0..1) is refused with the paths of its
-faults under `scenario`, and nothing is saved.
+faults under `scenario`, and nothing is saved. A run started while the job queue cannot be reached
+is not kept: 503 with Retry-After.
 """
 
 from __future__ import annotations
@@ -26,9 +28,10 @@ from pydantic import ConfigDict, Field
 from catalog_app.access import api_version, api_workspace
 from catalog_app.api_base import ErrorOut, studio_auth
 from orchestrator.engine.errors import ConcertoError, Issue, SpecError, UnknownName
+from orchestrator.jobs.api import JobStateOut, job_state, requeue_answer
 from orchestrator.simulation.models import SimulationRun
 from orchestrator.simulation.selectors import conversation_get, run_get, run_list, scenario_list
-from orchestrator.simulation.services import run_cancel, run_create, scenario_save
+from orchestrator.simulation.services import run_cancel, run_create, run_requeue, scenario_save
 
 router = Router(tags=["simulations"], auth=studio_auth())
 
@@ -44,7 +47,7 @@ class SimulationIn(Schema):
     chunk_size: int = Field(default=25, ge=1, le=1000)
 
 
-class SimulationOut(Schema):
+class SimulationOut(JobStateOut):
     id: int
     catalog: str
     version: int
@@ -77,7 +80,7 @@ class ConversationOut(Schema):
     page: str
 
 
-@router.post("/{slug}/simulations", response={202: SimulationOut, 404: ErrorOut, 422: ErrorOut},
+@router.post("/{slug}/simulations", response={202: SimulationOut, 404: ErrorOut, 422: ErrorOut, 503: ErrorOut},
              summary="Start a simulation run; poll the answer's `page` or the run itself")
 def simulations_create(request: HttpRequest, slug: str, payload: SimulationIn) -> Status[dict[str, Any]]:
     version = api_version(request, slug, payload.version)
@@ -106,6 +109,15 @@ def simulations_get(request: HttpRequest, slug: str, run_id: int) -> dict[str, A
              summary="Cancel a run: conversations already stored are kept")
 def simulations_cancel(request: HttpRequest, slug: str, run_id: int) -> dict[str, Any]:
     return _run_out(run_cancel(run=_run(request, slug, run_id)))
+
+
+@router.post("/{slug}/simulations/{run_id}/requeue",
+             response={202: SimulationOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 503: ErrorOut},
+             summary="Start a run whose chunks' worker stopped, that no worker took, or that failed again (admins); "
+                     "the conversations it stored are kept")
+def simulations_requeue(request: HttpRequest, slug: str, run_id: int) -> Status[dict[str, Any]]:
+    run = _run(request, slug, run_id)
+    return Status(202, _run_out(requeue_answer(lambda: run_requeue(run=run, user=request.auth))))  # type: ignore[attr-defined]
 
 
 @router.get("/{slug}/simulations/{run_id}/conversations/{index}", response={200: ConversationOut, 404: ErrorOut},
@@ -171,5 +183,5 @@ def _run_out(run: SimulationRun) -> dict[str, Any]:
         "seed": run.seed, "status": run.status, "done": run.done, "percent": run.percent, "error": run.error or None,
         "created_at": run.created_at, "started_at": run.started_at, "finished_at": run.finished_at,
         "success_rate": summary["success_rate"] if summary else None, "summary": summary,
-        "differences": run.differences, "page": reverse("orchestrator:simulation", args=[run.pk]),
+        "differences": run.differences, "page": reverse("orchestrator:simulation", args=[run.pk]), **job_state(run),
     }

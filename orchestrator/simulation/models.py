@@ -5,10 +5,10 @@ Writes go through `orchestrator.simulation.services`, reads through `orchestrato
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 
 from catalog_app.models import Catalog, CatalogVersion, Workspace
+from orchestrator.jobs.models import Job, JobStatus, visibility_minutes
 from orchestrator.modes import AssistantMode
 
 
@@ -30,19 +30,17 @@ class SimulationScenario(models.Model):
         return f"{self.catalog.slug}/{self.name}"
 
 
-class SimulationStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"
-    CANCELLED = "cancelled", "Cancelled"
+# The one job status vocabulary (`orchestrator.jobs.models.JobStatus`), under the name callers know.
+SimulationStatus = JobStatus
 
 
-class SimulationRun(models.Model):
+class SimulationRun(Job):
     """N simulated conversations of a catalog version under a scenario, computed in chunks by workers.
 
     The scenario is copied into the run, so a run can be computed again (and read) after its stored
     scenario changed. Conversation i depends only on (version, scenario, orchestrator, seed, i).
+    As a job, the run is claimed by the task that fans it out; its chunks beat its heartbeat as they
+    store conversations, so a run whose chunks are held by a stopped worker is seen as stalled.
     """
 
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="simulation_runs")
@@ -56,16 +54,9 @@ class SimulationRun(models.Model):
     conversations = models.PositiveIntegerField()
     seed = models.PositiveIntegerField(default=0)
     chunk_size = models.PositiveIntegerField(default=25)
-    status = models.CharField(max_length=16, choices=SimulationStatus.choices, default=SimulationStatus.QUEUED)
-    done = models.PositiveIntegerField(default=0)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
     summary = models.JSONField(null=True, blank=True)
-    error = models.TextField(blank=True)
+
+    heavy_fields = ("scenario_data",)
 
     class Meta:
         ordering = ("-created_at", "-pk")
@@ -74,12 +65,18 @@ class SimulationRun(models.Model):
         return f"simulation {self.pk} ({self.status})"
 
     @property
-    def percent(self) -> int:
-        return round(100 * self.done / self.conversations) if self.conversations else 100
+    def total(self) -> int:
+        return self.conversations
+
+    def stalled_words(self, since: str) -> str:
+        # Chunks also wait behind other runs' chunks in the queue: both reasons are said.
+        return (f"No conversation stored {since}: its chunks wait in the queue behind other work, or a worker "
+                "that stopped holds them; the queue gives those to another worker after its visibility timeout "
+                f"(about {visibility_minutes()} minutes)")
 
     @property
-    def finished(self) -> bool:
-        return self.status in (SimulationStatus.DONE, SimulationStatus.FAILED, SimulationStatus.CANCELLED)
+    def percent(self) -> int:
+        return round(100 * self.done / self.conversations) if self.conversations else 100
 
 
 class SimulatedConversation(models.Model):

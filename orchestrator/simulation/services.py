@@ -26,8 +26,10 @@ from orchestrator.engine.errors import ConcertoError, Issue, SpecError
 from orchestrator.engine.simulation.driver import Conversation, simulate_conversation
 from orchestrator.engine.simulation.scenario import Scenario, differences, parse_scenario, scenario_to_data
 from orchestrator.engine.simulation.summary import summarize
+from orchestrator.jobs.models import JobStatus
+from orchestrator.jobs.runner import enqueue_on_commit, job_cancel, job_claim, job_requeue
 from orchestrator.modes import AssistantMode
-from orchestrator.simulation.models import SimulatedConversation, SimulationRun, SimulationScenario, SimulationStatus
+from orchestrator.simulation.models import SimulatedConversation, SimulationRun, SimulationScenario
 
 logger = logging.getLogger(__name__)
 
@@ -91,7 +93,7 @@ def run_create(*, workspace: Workspace, version: CatalogVersion, scenario: Any, 
     if enqueue:
         from orchestrator.simulation.tasks import simulation_start  # the task module imports this one
 
-        transaction.on_commit(lambda: simulation_start.delay(run.pk))
+        enqueue_on_commit(run, simulation_start)
     return run
 
 
@@ -114,15 +116,15 @@ def run_chunks(run: SimulationRun) -> list[tuple[int, int]]:
 
 
 def run_dispatch(*, run_id: int, send: Callable[[int, int, int], None]) -> str:
-    """Mark the run started and hand each unfinished chunk to `send(run_id, start, stop)`.
+    """Claim the run (queued, or running with no chunk storing anything for CONCERTO_JOB_STALE_SECONDS)
+    and hand each unfinished chunk to `send(run_id, start, stop)`.
 
     Safe to deliver again: a start task redelivered after its worker died mid-dispatch sends the
     chunks that are not complete once more (a chunk sent twice does its work once).
     """
-    SimulationRun.objects.filter(pk=run_id, status=SimulationStatus.QUEUED).update(
-        status=SimulationStatus.RUNNING, started_at=timezone.now())
-    run = SimulationRun.objects.get(pk=run_id)
-    if run.status == SimulationStatus.RUNNING:
+    job_claim(SimulationRun, run_id)
+    run = SimulationRun.objects.only("pk", "status", "conversations", "chunk_size").get(pk=run_id)
+    if run.status == JobStatus.RUNNING:
         have = set(run.results.values_list("index", flat=True))
         for start, stop in run_chunks(run):
             if any(i not in have for i in range(start, stop)):
@@ -132,16 +134,17 @@ def run_dispatch(*, run_id: int, send: Callable[[int, int, int], None]) -> str:
 
 def run_chunk(*, run_id: int, start: int, stop: int) -> int:
     """Compute and store the conversations [start, stop) the run lacks; how many were added."""
-    run = SimulationRun.objects.select_related("version").get(pk=run_id)
-    if run.status != SimulationStatus.RUNNING:
+    run = SimulationRun.objects.select_related("version").defer("scenario_data").get(pk=run_id)
+    if run.status != JobStatus.RUNNING:
         return 0  # cancelled, failed or finished: a late or redelivered chunk does nothing
+    _beat(run_id)  # a chunk that starts is a sign of life of its run
     have = set(run.results.filter(index__gte=start, index__lt=stop).values_list("index", flat=True))
     missing = [i for i in range(start, stop) if i not in have]
     added = 0
     try:
         spec = version_spec(version=run.version)
         planner = version_planner(version=run.version)
-        scenario = parse_scenario(run.scenario_data, spec)
+        scenario = parse_scenario(run.scenario_data, spec)  # read once per chunk
         batch: list[Conversation] = []
         for index in missing:
             batch.append(simulate_conversation(spec, planner, scenario, orchestrator=run.orchestrator,  # type: ignore[arg-type]
@@ -170,26 +173,32 @@ def _store(run: SimulationRun, batch: list[Conversation]) -> int:
         # ignore_conflicts: a conversation another delivery of this chunk stored first is kept as it is
         SimulatedConversation.objects.bulk_create(rows, ignore_conflicts=True)
         count = run.results.count()
-        SimulationRun.objects.filter(pk=run.pk).update(done=Greatest("done", count))
+        # The stored conversations are the run's progress and its heartbeat.
+        SimulationRun.objects.filter(pk=run.pk).update(done=Greatest("done", count), heartbeat_at=timezone.now())
     return len(rows)
 
 
+def _beat(run_id: int) -> None:
+    SimulationRun.objects.filter(pk=run_id, status=JobStatus.RUNNING).update(heartbeat_at=timezone.now())
+
+
 def _cancelled(run_id: int) -> bool:
-    return SimulationRun.objects.filter(pk=run_id, status=SimulationStatus.CANCELLED).exists()
+    return SimulationRun.objects.filter(pk=run_id, status=JobStatus.CANCELLED).exists()
 
 
 def _fail(run_id: int, error: str) -> None:
-    SimulationRun.objects.filter(pk=run_id, status=SimulationStatus.RUNNING).update(
-        status=SimulationStatus.FAILED, error=error, finished_at=timezone.now())
+    SimulationRun.objects.filter(pk=run_id, status=JobStatus.RUNNING).update(
+        status=JobStatus.FAILED, error=error, finished_at=timezone.now())
 
 
 def _finish_if_complete(run_id: int) -> None:
-    run = SimulationRun.objects.get(pk=run_id)
-    if run.status != SimulationStatus.RUNNING or run.results.count() < run.conversations:
+    run = SimulationRun.objects.only("pk", "status", "conversations").get(pk=run_id)
+    if run.status != JobStatus.RUNNING or run.results.count() < run.conversations:
         return
     summary = summarize(list(run.results.order_by("index").values_list("metrics", flat=True)))
-    SimulationRun.objects.filter(pk=run_id, status=SimulationStatus.RUNNING).update(
-        status=SimulationStatus.DONE, summary=summary, done=run.conversations, finished_at=timezone.now())
+    now = timezone.now()
+    SimulationRun.objects.filter(pk=run_id, status=JobStatus.RUNNING).update(
+        status=JobStatus.DONE, summary=summary, done=run.conversations, finished_at=now, heartbeat_at=now)
 
 
 def run_execute(*, run_id: int) -> SimulationRun:
@@ -205,7 +214,16 @@ def run_execute(*, run_id: int) -> SimulationRun:
 
 def run_cancel(*, run: SimulationRun) -> SimulationRun:
     """Stop a run: chunks not started do nothing, running ones stop after their current batch."""
-    SimulationRun.objects.filter(pk=run.pk, status__in=[SimulationStatus.QUEUED, SimulationStatus.RUNNING]).update(
-        status=SimulationStatus.CANCELLED, finished_at=timezone.now())
-    run.refresh_from_db()
+    job_cancel(run)
+    run.refresh_from_db(fields=["status", "finished_at", "done"])
+    return run
+
+
+def run_requeue(*, run: SimulationRun, user: AbstractBaseUser) -> SimulationRun:
+    """Start a stalled, unclaimed or failed run again (admins): its start task sends every chunk that is
+    not complete; the conversations already stored are kept."""
+    from orchestrator.simulation.tasks import simulation_start  # the task module imports this one
+
+    job_requeue(job=run, user=user, workspace=run.workspace, task=simulation_start, noun="simulation")
+    run.refresh_from_db(fields=["status", "queued_at", "heartbeat_at", "finished_at", "error", "holder"])
     return run

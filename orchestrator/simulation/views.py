@@ -23,6 +23,8 @@ from django_htmx.http import HTMX_STOP_POLLING
 from catalog_app.access import page_version_context, page_workspace
 from catalog_app.views.common import HtmxHttpRequest
 from orchestrator.engine.errors import ConcertoError, UnknownName
+from orchestrator.jobs.runner import QueueUnavailable, job_can_requeue
+from orchestrator.jobs.views import queue_down
 from orchestrator.simulation.forms import SimulationStartForm
 from orchestrator.simulation.models import SimulationRun, SimulationStatus
 from orchestrator.simulation.plots import run_plots
@@ -64,6 +66,10 @@ def simulation_start_view(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         except ConcertoError as exc:
             for issue in exc.issues:
                 form.add_error(None, str(issue))
+        except QueueUnavailable as exc:
+            form.add_error(None, str(exc))
+            return queue_down(render(request, "orchestrator/simulations/index.html",
+                                     _index_context(request, context, form)))
         else:
             return redirect("orchestrator:simulation", pk=run.pk)
     return render(request, "orchestrator/simulations/index.html", _index_context(request, context, form), status=422)
@@ -85,7 +91,8 @@ def _index_context(request: HttpRequest, context: dict[str, Any], form: Simulati
 @vary_on_headers("HX-Request")
 def simulation_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     run = _run(request, pk)
-    context: dict[str, Any] = {"run": run}
+    context: dict[str, Any] = {"run": run, "can_requeue": job_can_requeue(job=run, user=request.user,
+                                                                          workspace=run.workspace)}
     if run.status == SimulationStatus.DONE and run.summary:
         context.update(plots=run_plots([(f"run {run.pk}", run.summary)]), conversations=run_conversations(run=run))
     if request.htmx and not request.htmx.history_restore_request:  # a poll of the progress

@@ -1,67 +1,36 @@
-"""Analysis jobs whose worker died: telling them from live ones, and putting them back in the queue.
+"""Cancelling an analysis, and re-queueing one whose worker died, that failed or that no worker took (admins).
 
-A worker writes a heartbeat with its progress (`services._progress_writer`). A job that
-is "running" with no heartbeat for CONCERTO_JOB_STALE_SECONDS has lost its worker: the broker
-redelivers its message after the visibility timeout (CELERY_BROKER_TRANSPORT_OPTIONS), and a
-workspace admin may re-queue it at once from its page. A running job with a recent heartbeat is
-never taken from its worker, so a message delivered twice runs once.
+The job runner (`orchestrator.jobs.runner`) tells a live job from one whose worker is gone; this
+module names the analysis's workspace and task for it.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
-from django.db.models import Q
 
-from catalog_app.models import Role
-from catalog_app.selectors import workspace_role
-from orchestrator.engine.errors import ConcertoError
-from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
+from orchestrator.jobs.runner import NotAllowed, job_can_requeue, job_cancel, job_check_requeue, job_requeue
+from orchestrator.jobs.runner import NotRequeueable as NotStalled
+from orchestrator.validation.models import TrajectoryAnalysis
 
-
-class NotStalled(ConcertoError):
-    """Only a job whose worker is gone may be re-queued."""
-
-
-class NotAllowed(ConcertoError):
-    """Re-queueing is for the workspace's admins."""
-
-
-def claimable(now: datetime) -> Q:
-    """The jobs a worker may take: queued, failed, or running without a recent heartbeat."""
-    stale_before = now - timedelta(seconds=settings.CONCERTO_JOB_STALE_SECONDS)
-    never_beat = Q(heartbeat_at__isnull=True) & (Q(started_at__isnull=True) | Q(started_at__lt=stale_before))
-    silent = Q(heartbeat_at__lt=stale_before) | never_beat
-    return Q(status__in=(AnalysisStatus.QUEUED, AnalysisStatus.FAILED)) | (Q(status=AnalysisStatus.RUNNING) & silent)
+__all__ = ["NotAllowed", "NotStalled", "analysis_cancel", "analysis_check_requeue", "analysis_requeue", "can_requeue"]
 
 
 def analysis_check_requeue(*, analysis: TrajectoryAnalysis, user: AbstractBaseUser) -> None:
-    if workspace_role(user=user, workspace=analysis.workspace) != Role.ADMIN:
-        raise NotAllowed("only an admin of the workspace can re-queue an analysis")
-    if not analysis.stalled:
-        raise NotStalled(f"analysis {analysis.pk} is {analysis.status} and its worker is alive; nothing to re-queue")
+    job_check_requeue(job=analysis, user=user, workspace=analysis.workspace, noun="analysis")
 
 
 def can_requeue(*, analysis: TrajectoryAnalysis, user: AbstractBaseUser) -> bool:
-    try:
-        analysis_check_requeue(analysis=analysis, user=user)
-    except ConcertoError:
-        return False
-    return True
+    return job_can_requeue(job=analysis, user=user, workspace=analysis.workspace)
 
 
-@transaction.atomic
 def analysis_requeue(*, analysis: TrajectoryAnalysis, user: AbstractBaseUser) -> TrajectoryAnalysis:
-    """Put a stalled job back in the queue; a worker takes it once this commits."""
-    locked = TrajectoryAnalysis.objects.select_for_update().defer("samples", "tools").get(pk=analysis.pk)
-    analysis_check_requeue(analysis=locked, user=user)
-    locked.status, locked.done, locked.heartbeat_at, locked.error = AnalysisStatus.QUEUED, 0, None, ""
-    locked.save(update_fields=["status", "done", "heartbeat_at", "error"])
+    """Put the analysis back in the queue; a worker starts it over once this commits."""
     from orchestrator.validation.tasks import trajectory_analysis_run  # the task module imports the services
 
-    transaction.on_commit(lambda: trajectory_analysis_run.delay(locked.pk))
-    return locked
+    return job_requeue(job=analysis, user=user, workspace=analysis.workspace, task=trajectory_analysis_run,
+                       noun="analysis", reset={"done": 0})
 
+
+def analysis_cancel(*, analysis: TrajectoryAnalysis) -> TrajectoryAnalysis:
+    """Stop an analysis: a queued one never starts, a running one stops at its next progress, writing no report."""
+    return job_cancel(analysis)

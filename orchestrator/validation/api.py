@@ -6,6 +6,10 @@
     GET  /validation/analyses               the workspace's analyses, newest first
     GET  /validation/analyses/{id}          status, progress and, when done, the batch figures
     GET  /validation/analyses/{id}/report   the whole report (409 until the job is done)
+    POST /validation/analyses/{id}/requeue  put a stalled, unclaimed or failed analysis back in the queue (admins)
+    POST /validation/analyses/{id}/cancel   stop an analysis
+
+Starting or re-queueing a job while the job queue cannot be reached answers 503 with Retry-After.
 
 Errors come back as {"detail", "errors": [{"path", "message"}]} through `config.api`'s handlers.
 """
@@ -27,7 +31,10 @@ from orchestrator.engine.analysis.trajectories import analyze_batch
 from orchestrator.engine.analysis.trajectory_io import report_to_data
 from orchestrator.engine.catalog.spec import Goal
 from orchestrator.engine.errors import UnknownName
-from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
+from orchestrator.jobs.api import JobStateOut, job_state, requeue_answer
+from orchestrator.jobs.models import JobStatus
+from orchestrator.validation.analysis_jobs import analysis_cancel, analysis_requeue
+from orchestrator.validation.models import TrajectoryAnalysis
 from orchestrator.validation.services import (
     SYNC_SEQUENCES,
     analysis_create,
@@ -168,7 +175,7 @@ class BatchOut(BatchFiguresOut):
     sequences: list[SequenceOut]
 
 
-class AnalysisOut(Schema):
+class AnalysisOut(JobStateOut):
     id: int
     name: str
     status: str
@@ -213,7 +220,7 @@ def trajectories(request: HttpRequest, payload: TrajectoriesIn) -> dict[str, Any
     return report_to_data(analyze_batch(samples, catalog))  # read once, counted, then analysed
 
 
-@router.post("/analyses", response={202: AnalysisOut, 404: ErrorOut, 422: ErrorOut},
+@router.post("/analyses", response={202: AnalysisOut, 404: ErrorOut, 422: ErrorOut, 503: ErrorOut},
              summary="Analyse a batch of sequences in the background; poll the answer's `page` or itself")
 def analyses_create(request: HttpRequest, payload: AnalysisIn) -> Status[dict[str, Any]]:
     version = api_version(request, payload.catalog, payload.version) if payload.catalog else None
@@ -236,9 +243,27 @@ def analyses_get(request: HttpRequest, analysis_id: int) -> dict[str, Any]:
             summary="The whole report of a finished analysis", url_name="validation_analysis_report")
 def analyses_report(request: HttpRequest, analysis_id: int) -> dict[str, Any]:
     analysis = _analysis(request, analysis_id)
-    if analysis.status != AnalysisStatus.DONE:
+    if analysis.status != JobStatus.DONE:
         raise HttpError(409, f"analysis {analysis_id} is {analysis.status}: the report comes when it is done")
     return analysis.report
+
+
+@router.post("/analyses/{analysis_id}/requeue", response={202: AnalysisOut, 403: ErrorOut, 404: ErrorOut,
+                                                          409: ErrorOut, 503: ErrorOut},
+             summary="Put an analysis whose worker stopped, that no worker took, or that failed back in the queue "
+                     "(admins)")
+def analyses_requeue(request: HttpRequest, analysis_id: int) -> Status[dict[str, Any]]:
+    analysis = _analysis(request, analysis_id)
+    requeued = requeue_answer(lambda: analysis_requeue(analysis=analysis, user=request.auth))  # type: ignore[attr-defined]
+    return Status(202, _analysis_out(_analysis(request, requeued.pk)))
+
+
+@router.post("/analyses/{analysis_id}/cancel", response={200: AnalysisOut, 404: ErrorOut},
+             summary="Stop an analysis: its worker stops at its next progress, writing no report")
+def analyses_cancel(request: HttpRequest, analysis_id: int) -> dict[str, Any]:
+    analysis = _analysis(request, analysis_id)
+    analysis_cancel(analysis=analysis)
+    return _analysis_out(_analysis(request, analysis_id))
 
 
 # --- helpers ------------------------------------------------------------------------------------
@@ -252,8 +277,8 @@ def _analysis(request: HttpRequest, analysis_id: int) -> TrajectoryAnalysis:
 
 
 def _analysis_out(analysis: TrajectoryAnalysis) -> dict[str, Any]:
-    report = analysis.report or {}
-    figures = {k: v for k, v in report.items() if k != "sequences"} if analysis.status == AnalysisStatus.DONE else None
+    # The figures are kept apart from the report: a list of analyses never reads a report.
+    figures = analysis.figures if analysis.status == JobStatus.DONE else None
     version = analysis.version
     return {
         "id": analysis.pk, "name": analysis.name, "status": analysis.status, "total": analysis.total,
@@ -261,5 +286,5 @@ def _analysis_out(analysis: TrajectoryAnalysis) -> dict[str, Any]:
         "catalog": version.catalog.slug if version else None, "version": version.number if version else None,
         "created_at": analysis.created_at, "finished_at": analysis.finished_at, "figures": figures,
         "page": reverse("orchestrator:analysis", args=[analysis.pk]),
-        "report": reverse("api:validation_analysis_report", args=[analysis.pk]),
+        "report": reverse("api:validation_analysis_report", args=[analysis.pk]), **job_state(analysis),
     }

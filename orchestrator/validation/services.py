@@ -8,15 +8,12 @@ input is checked when the row is created, so a job never starts on data it canno
 
 from __future__ import annotations
 
-import logging
-import time
 from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import QuerySet
-from django.utils import timezone
 
 from catalog_app.models import CatalogVersion, Workspace
 from catalog_app.planning import version_planner
@@ -36,14 +33,11 @@ from orchestrator.engine.catalog.spec import Goal
 from orchestrator.engine.errors import ConcertoError, UnknownName
 from orchestrator.engine.planning.compile import intent_goal
 from orchestrator.engine.planning.task import PlanningState
-from orchestrator.validation.analysis_jobs import claimable
-from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
-
-logger = logging.getLogger(__name__)
+from orchestrator.jobs.runner import Beat, enqueue_on_commit, job_run
+from orchestrator.validation.models import TrajectoryAnalysis
 
 # Bigger batches go through a job (the API's synchronous endpoint refuses them).
 SYNC_SEQUENCES = 1000
-PROGRESS_EVERY_SECONDS = 0.5
 
 
 # --- plan validation ----------------------------------------------------------------------------
@@ -126,7 +120,7 @@ def analysis_create(
     if enqueue:
         from orchestrator.validation.tasks import trajectory_analysis_run  # the task module imports this one
 
-        transaction.on_commit(lambda: trajectory_analysis_run.delay(analysis.pk))
+        enqueue_on_commit(analysis, trajectory_analysis_run)
     return analysis
 
 
@@ -135,56 +129,30 @@ def analysis_run(*, analysis_id: int) -> TrajectoryAnalysis:
 
     A job redelivered after its worker died (no heartbeat for CONCERTO_JOB_STALE_SECONDS) starts
     over: the analysis is a pure function of the stored input, and the report is only written, in
-    one update, when it is complete.
+    one update, when it is complete. The progress is the heartbeat.
     """
-    now = timezone.now()
-    claimed = (
-        TrajectoryAnalysis.objects.filter(pk=analysis_id)
-        .filter(claimable(now))
-        .update(status=AnalysisStatus.RUNNING, started_at=now, heartbeat_at=now, done=0, error="")
-    )
-    analysis = TrajectoryAnalysis.objects.get(pk=analysis_id)
-    if not claimed:
-        return analysis
-    try:
+
+    def work(analysis: TrajectoryAnalysis, beat: Beat) -> dict[str, Any]:
         read, catalog = trajectory_samples(samples=analysis.samples, version=analysis.version, tools=analysis.tools)
-        report = analyze_batch(read, catalog, on_progress=_progress_writer(analysis_id))
-    except ConcertoError as exc:  # the input changed meaning (e.g. its catalog version was edited)
-        return _finish(analysis_id, AnalysisStatus.FAILED, error=str(exc))
-    except Exception as exc:
-        logger.exception("trajectory analysis %s failed", analysis_id)
-        _finish(analysis_id, AnalysisStatus.FAILED, error=f"the analysis failed: {type(exc).__name__}: {exc}")
-        raise
-    return _finish(analysis_id, AnalysisStatus.DONE, report=report_to_data(report), done=report.count)
+        report = report_to_data(analyze_batch(read, catalog, on_progress=beat))
+        return {"report": report, "figures": report_figures(report), "done": len(read)}
+
+    return job_run(TrajectoryAnalysis, analysis_id, work, failure="the analysis failed", reset={"done": 0})
 
 
-def _progress_writer(analysis_id: int):
-    last = [0.0]
-
-    def write(done: int, total: int) -> None:
-        # A row update per sequence would cost more than the analysis; twice a second is enough
-        # for a progress bar polled every second.
-        now = time.monotonic()
-        if now - last[0] >= PROGRESS_EVERY_SECONDS or done == total:
-            last[0] = now
-            # The progress is also the heartbeat that tells a live job from one whose worker died.
-            TrajectoryAnalysis.objects.filter(pk=analysis_id).update(done=done, heartbeat_at=timezone.now())
-
-    return write
-
-
-def _finish(analysis_id: int, status: str, **fields: Any) -> TrajectoryAnalysis:
-    TrajectoryAnalysis.objects.filter(pk=analysis_id).update(status=status, finished_at=timezone.now(), **fields)
-    return TrajectoryAnalysis.objects.get(pk=analysis_id)
+def report_figures(report: dict[str, Any]) -> dict[str, Any]:
+    """A report without its per-sequence part: what lists and progress polls show."""
+    return {key: value for key, value in report.items() if key != "sequences"}
 
 
 # --- reads --------------------------------------------------------------------------------------
 
 
 def analysis_list(*, workspace: Workspace) -> QuerySet[TrajectoryAnalysis]:
-    # The uploaded batch can be megabytes: lists and the progress poll never read it.
+    # The uploaded batch and the report can be megabytes each: lists and the progress poll read
+    # neither (the figures are kept apart); a page that shows the report loads it on access.
     return (TrajectoryAnalysis.objects.filter(workspace=workspace).select_related("version__catalog")
-            .defer("samples", "tools"))
+            .defer(*TrajectoryAnalysis.heavy_fields))
 
 
 def analysis_get(*, workspace: Workspace, pk: int) -> TrajectoryAnalysis:

@@ -30,6 +30,8 @@ from catalog_app.selectors import (
 )
 from catalog_app.views.common import HtmxHttpRequest
 from orchestrator.engine.errors import ConcertoError, UnknownName
+from orchestrator.jobs.runner import QueueUnavailable
+from orchestrator.jobs.views import queue_down
 from orchestrator.validation.analysis_jobs import can_requeue
 from orchestrator.validation.forms import AnalysisUploadForm, PlanCheckForm
 from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
@@ -108,6 +110,10 @@ def analysis_create_view(request: HtmxHttpRequest) -> HttpResponse:
             )
         except ConcertoError as exc:
             form.add_error(None, str(exc))
+        except QueueUnavailable as exc:
+            form.add_error(None, str(exc))
+            context = {"catalogs": catalogs, "analyses": analysis_list(workspace=workspace)[:50], "form": form}
+            return queue_down(render(request, "orchestrator/validation_index.html", context))
         else:
             return redirect("orchestrator:analysis", pk=analysis.pk)
     context = {"catalogs": catalogs, "analyses": analysis_list(workspace=workspace)[:50], "form": form}

@@ -18,6 +18,7 @@ from django.core.management.base import CommandError, CommandParser
 
 from catalog_app.cli import VersionedCommand, add_version_option, resolve_version, user_errors
 from catalog_app.services import DEFAULT_WORKSPACE
+from orchestrator.jobs.runner import QueueUnavailable, job_publish
 from orchestrator.simulation.models import SimulationRun, SimulationScenario, SimulationStatus
 from orchestrator.simulation.services import run_create, run_execute
 
@@ -86,7 +87,11 @@ def _scenario(catalog_id: int, given: str | None) -> Any:
 def _wait(run: SimulationRun, timeout: float, celery_queue: str | None) -> SimulationRun:
     from orchestrator.simulation.tasks import simulation_start
 
-    simulation_start.apply_async(args=[run.pk], queue=celery_queue)  # the chunks follow it to that queue
+    try:
+        job_publish(simulation_start, run.pk, queue=celery_queue)  # the chunks follow it to that queue
+    except QueueUnavailable as exc:
+        run.delete()  # nothing was started: no run waits for ever
+        raise CommandError(str(exc)) from None
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         run.refresh_from_db()
