@@ -9,6 +9,7 @@ from pathlib import Path
 from django.core.management.base import CommandError, CommandParser
 
 from catalog_app.models import CatalogVersion, Workspace
+from catalog_app.permissions import NotAllowed
 from catalog_app.selectors import catalog_get, version_get, version_latest
 from catalog_app.services import DEFAULT_WORKSPACE
 from orchestrator.engine.errors import ConcertoError, SpecError
@@ -31,7 +32,7 @@ def read_input(path: str, *, limit: int | None = None) -> bytes:
 
 @contextmanager
 def user_errors(what: str = "") -> Iterator[None]:
-    """Re-raise a ConcertoError as a CommandError headed by `what`, one issue per line."""
+    """Re-raise a ConcertoError or NotAllowed as a CommandError headed by `what`, one issue per line."""
     head = f"{what}: " if what else ""
     try:
         yield
@@ -41,6 +42,8 @@ def user_errors(what: str = "") -> Iterator[None]:
         lines += [f"  {issue}" for issue in exc.issues]
         raise CommandError("\n".join(lines)) from None
     except ConcertoError as exc:
+        raise CommandError(f"{head}{exc}") from None
+    except NotAllowed as exc:  # a --user whose role may not do it
         raise CommandError(f"{head}{exc}") from None
 
 

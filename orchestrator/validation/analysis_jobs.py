@@ -16,18 +16,14 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Q
 
-from catalog_app.models import Role
-from catalog_app.selectors import workspace_role
+from catalog_app.permissions import Action, check_allowed
+from catalog_app.permissions import NotAllowed as NotAllowed  # the job views import it from here
 from orchestrator.engine.errors import ConcertoError
 from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
 
 
 class NotStalled(ConcertoError):
     """Only a job whose worker is gone may be re-queued."""
-
-
-class NotAllowed(ConcertoError):
-    """Re-queueing is for the workspace's admins."""
 
 
 def claimable(now: datetime) -> Q:
@@ -39,8 +35,7 @@ def claimable(now: datetime) -> Q:
 
 
 def analysis_check_requeue(*, analysis: TrajectoryAnalysis, user: AbstractBaseUser) -> None:
-    if workspace_role(user=user, workspace=analysis.workspace) != Role.ADMIN:
-        raise NotAllowed("only an admin of the workspace can re-queue an analysis")
+    check_allowed(user, analysis.workspace, Action.ANALYSIS_REQUEUE)
     if not analysis.stalled:
         raise NotStalled(f"analysis {analysis.pk} is {analysis.status} and its worker is alive; nothing to re-queue")
 
@@ -48,7 +43,7 @@ def analysis_check_requeue(*, analysis: TrajectoryAnalysis, user: AbstractBaseUs
 def can_requeue(*, analysis: TrajectoryAnalysis, user: AbstractBaseUser) -> bool:
     try:
         analysis_check_requeue(analysis=analysis, user=user)
-    except ConcertoError:
+    except (ConcertoError, NotAllowed):
         return False
     return True
 

@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from catalog_app.cli import user_errors
 from catalog_app.models import Catalog, CatalogVersion, Role, VersionStatus, Workspace
+from catalog_app.permissions import OPERATOR
 from catalog_app.selectors import version_latest, version_spec
 from catalog_app.services import (
     catalog_import,
@@ -98,11 +99,12 @@ class Command(BaseCommand):
                              name="Banking assistant (demo)")
             self.stdout.write(f"Published assistant '{DEMO_ASSISTANT}' on banking version {version.number}.")
         elif assistant.catalog_version_id != version.pk:
-            assistant_set_version(assistant=assistant, version=version)
+            assistant_set_version(user=OPERATOR, assistant=assistant, version=version)
             self.stdout.write(f"Assistant '{DEMO_ASSISTANT}' now runs banking version {version.number}.")
         if assistant is not None and not set(DEMO_ORIGINS) <= set(assistant.allowed_origins):
             # A database from before the demo host page: let that page embed the widget too.
-            assistant_set_origins(assistant=assistant, allowed_origins=[*assistant.allowed_origins, *DEMO_ORIGINS])
+            assistant_set_origins(user=OPERATOR, assistant=assistant,
+                                  allowed_origins=[*assistant.allowed_origins, *DEMO_ORIGINS])
 
     def _simulations(self, workspace: Workspace, pairs: list[tuple[str, str]]) -> None:
         folder = DEMO_CATALOG.parent
