@@ -8,6 +8,7 @@ is Django's PermissionDenied, so an analyst's POST gets the studio's 403 page an
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -19,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from catalog_app.access import page_version_context, page_workspace
 from catalog_app.models import Catalog
-from catalog_app.permissions import Action, is_allowed
+from catalog_app.permissions import Action, check_allowed, is_allowed
 from catalog_app.selectors import catalog_get
 from orchestrator.assistants.forms import OriginsForm, PublishForm
 from orchestrator.assistants.models import Assistant
@@ -60,6 +61,8 @@ def assistants_page(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def assistant_publish_view(request: HttpRequest, slug: str) -> HttpResponse:
     catalog = _catalog(request, slug)
+    # Also checked by the service; checked first here so that an analyst's POST is a 403 whatever its form holds.
+    check_allowed(request.user, catalog.workspace, Action.ASSISTANT_PUBLISH)
     form = PublishForm(request.POST, versions=version_promoted_list(catalog=catalog))
     if form.is_valid():
         data = form.cleaned_data
@@ -95,27 +98,48 @@ def assistant_action_view(request: HttpRequest, slug: str, key: str, action: str
     return redirect("orchestrator:assistants", slug=slug)
 
 
+def _switch_version(request: HttpRequest, catalog: Catalog, assistant: Assistant) -> str:
+    number = request.POST.get("version", "")
+    version = version_promoted_list(catalog=catalog).filter(number=number if number.isdigit() else -1).first()
+    if version is None:
+        raise UnknownName("promoted version", number)
+    assistant_set_version(user=request.user, assistant=assistant, version=version)
+    return f"Assistant '{assistant.key}' now runs version {version.number}."
+
+
+def _disable(request: HttpRequest, catalog: Catalog, assistant: Assistant) -> str:
+    assistant_set_enabled(user=request.user, assistant=assistant, enabled=False)
+    return f"Assistant '{assistant.key}' is disabled."
+
+
+def _enable(request: HttpRequest, catalog: Catalog, assistant: Assistant) -> str:
+    assistant_set_enabled(user=request.user, assistant=assistant, enabled=True)
+    return f"Assistant '{assistant.key}' is enabled."
+
+
+def _rotate(request: HttpRequest, catalog: Catalog, assistant: Assistant) -> str:
+    old = assistant.key
+    assistant_rotate_key(user=request.user, assistant=assistant)
+    return f"The key '{old}' no longer works; the assistant's key is now '{assistant.key}'."
+
+
+def _origins(request: HttpRequest, catalog: Catalog, assistant: Assistant) -> str:
+    form = OriginsForm(request.POST)
+    form.is_valid()
+    assistant_set_origins(user=request.user, assistant=assistant, allowed_origins=form.origin_list())
+    return f"Assistant '{assistant.key}' may be embedded on: {', '.join(assistant.allowed_origins) or 'no site'}."
+
+
+# The `<action>` of the action URL; each says what it did. The role walk test tries every one.
+ACTIONS: dict[str, Callable[[HttpRequest, Catalog, Assistant], str]] = {
+    "version": _switch_version, "disable": _disable, "enable": _enable, "rotate": _rotate, "origins": _origins,
+}
+
+
 def _act(request: HttpRequest, catalog: Catalog, assistant: Assistant, action: str) -> str:
-    if action == "version":
-        number = request.POST.get("version", "")
-        version = version_promoted_list(catalog=catalog).filter(number=number if number.isdigit() else -1).first()
-        if version is None:
-            raise UnknownName("promoted version", number)
-        assistant_set_version(user=request.user, assistant=assistant, version=version)
-        return f"Assistant '{assistant.key}' now runs version {version.number}."
-    if action in ("disable", "enable"):
-        assistant_set_enabled(user=request.user, assistant=assistant, enabled=action == "enable")
-        return f"Assistant '{assistant.key}' is {action}d."
-    if action == "rotate":
-        old = assistant.key
-        assistant_rotate_key(user=request.user, assistant=assistant)
-        return f"The key '{old}' no longer works; the assistant's key is now '{assistant.key}'."
-    if action == "origins":
-        form = OriginsForm(request.POST)
-        form.is_valid()
-        assistant_set_origins(user=request.user, assistant=assistant, allowed_origins=form.origin_list())
-        return f"Assistant '{assistant.key}' may be embedded on: {', '.join(assistant.allowed_origins) or 'no site'}."
-    raise Http404(f"unknown action '{action}'")
+    if action not in ACTIONS:
+        raise Http404(f"unknown action '{action}'")
+    return ACTIONS[action](request, catalog, assistant)
 
 
 def _catalog(request: HttpRequest, slug: str) -> Catalog:
