@@ -10,6 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog_app.models import CatalogVersion, Workspace
+from catalog_app.permissions import NotAllowed
 from catalog_app.selectors import catalog_get, version_get, version_latest
 from catalog_app.services import DEFAULT_WORKSPACE
 from orchestrator.engine.errors import UNREADABLE, ConcertoError, SpecError
@@ -40,8 +41,8 @@ def read_input(path: str, *, limit: int | None = None) -> bytes:
 
 @contextmanager
 def user_errors(what: str = "") -> Iterator[None]:
-    """Re-raise a ConcertoError as a CommandError headed by `what`, one issue per line, exiting 2 or 1
-    (`exit_status`)."""
+    """Re-raise a ConcertoError or NotAllowed as a CommandError headed by `what`, one issue per line, exiting
+    2 or 1 (`exit_status`; a --user whose role may not do it: 2)."""
     head = f"{what}: " if what else ""
     try:
         yield
@@ -52,6 +53,8 @@ def user_errors(what: str = "") -> Iterator[None]:
         raise CommandError("\n".join(lines), returncode=exit_status(exc)) from None
     except ConcertoError as exc:
         raise CommandError(f"{head}{exc}", returncode=exit_status(exc)) from None
+    except NotAllowed as exc:  # a --user whose role may not do it
+        raise CommandError(f"{head}{exc}", returncode=BAD_INPUT) from None
 
 
 class VersionedCommand(BaseCommand):

@@ -28,10 +28,12 @@ from orchestrator.engine.catalog.toolspec import Proposal, apply_proposal
 from orchestrator.engine.errors import ConcertoError, UnknownName
 
 from .history import history_record
-from .models import CatalogVersion, Role
+from .models import CatalogVersion
+from .permissions import Action, check_allowed
+from .permissions import NotAllowed as NotAllowed  # where callers have long imported it from
 from .promotion import promotion_refusal
 from .promotion_gates import gate_problems
-from .selectors import version_newest_promoted, version_spec, version_spec_saved, workspace_role
+from .selectors import version_newest_promoted, version_spec, version_spec_saved
 from .services import version_check_editable, version_promote, version_update
 
 Change = Callable[[CatalogSpec], CatalogSpec]
@@ -48,10 +50,6 @@ class EditRefused(ConcertoError):
 
 class DraftChanged(ConcertoError):
     """The draft changed after the form was opened (its revision moved on): the edit is not applied."""
-
-
-class NotAllowed(ConcertoError):
-    """The user's role does not allow the action (an analyst promoting, for instance)."""
 
 
 # --- applying edits -------------------------------------------------------------------------------
@@ -490,8 +488,7 @@ def version_promote_checked(*, version: CatalogVersion, user: AbstractBaseUser) 
     Checked, then done, in one transaction with the draft locked: no edit can slip in between the
     check and the promotion (`services.version_promote`).
     """
-    if workspace_role(user=user, workspace=version.catalog.workspace) != Role.ADMIN:
-        raise NotAllowed("only an admin of the workspace can promote a version")
+    check_allowed(user, version.catalog.workspace, Action.VERSION_PROMOTE)
     version = version_check_editable(version=version)
     refusal = promotion_refusal(version=version, live=version_newest_promoted(catalog=version.catalog))
     if refusal:

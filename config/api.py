@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import HttpError, ValidationError
@@ -69,6 +69,12 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     if issues is not None:  # ninja's "cannot parse request body", caused by our parser's refusal
         return _error(request, 422, "the request body cannot be read", issues)
     return _error(request, exc.status_code, str(exc))
+
+
+@api.exception_handler(PermissionDenied)
+def _not_allowed(request: HttpRequest, exc: PermissionDenied) -> HttpResponse:
+    # catalog_app.permissions.NotAllowed, raised by the services for a role that may not write
+    return _error(request, 403, str(exc) or "forbidden")
 
 
 @api.exception_handler(Http404)

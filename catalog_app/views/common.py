@@ -18,11 +18,8 @@ from orchestrator.engine.catalog import spec as schema
 from orchestrator.engine.errors import UnknownName
 
 from ..access import page_workspace
-from ..models import Catalog, Role
-from ..selectors import (
-    catalog_get,
-    workspace_role,
-)
+from ..models import Catalog
+from ..selectors import catalog_get
 
 CHANGED = "catalog-changed"  # the htmx event that tells the previews to refresh
 
@@ -70,10 +67,6 @@ def htmx_redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
         response["HX-Redirect"] = url
         return response
     return redirect(url)
-
-
-def is_admin(request: HttpRequest, catalog: Catalog) -> bool:
-    return workspace_role(user=request.user, workspace=catalog.workspace) == Role.ADMIN
 
 
 def catalog_or_404(request: HttpRequest, slug: str) -> Catalog:

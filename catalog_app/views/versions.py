@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -19,13 +18,14 @@ from .. import editing
 from .. import forms as studio_forms
 from ..access import page_version_context
 from ..catalog_files import catalog_file_dump
+from ..permissions import Action, check_allowed, is_allowed
 from ..promotion import promotion_refusal, promotion_summary
 from ..selectors import (
     version_get,
     version_spec,
 )
 from ..services import version_create_draft
-from .common import HtmxHttpRequest, catalog_or_404, htmx_redirect, is_admin, readable, render_page
+from .common import HtmxHttpRequest, catalog_or_404, htmx_redirect, readable, render_page
 
 
 @require_GET
@@ -40,7 +40,7 @@ def versions_context(request: HttpRequest, slug: str) -> dict:
     context = page_version_context(request, slug, "versions")
     versions = list(context["versions"])
     context.update(
-        is_admin=is_admin(request, context["catalog"]),
+        is_admin=is_allowed(request.user, context["catalog"].workspace, Action.VERSION_PROMOTE),
         import_form=studio_forms.UploadForm(prefix="import"),
         older_than_promoted={v.pk for v in versions
                              if promotion_refusal(version=v, live=context["newest_promoted"])},
@@ -86,8 +86,7 @@ def version_draft_view(request: HtmxHttpRequest, slug: str, number: int) -> Http
 def version_promote_confirm_page(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     """Before promoting: what changes from the live version, which plans change, what is wrong."""
     context = page_version_context(request, slug, "versions", number)
-    if not is_admin(request, context["catalog"]):
-        raise PermissionDenied("only an admin of the workspace can promote a version")
+    check_allowed(request.user, context["catalog"].workspace, Action.VERSION_PROMOTE)
     if not context["version"].is_draft:
         raise Http404(f"version {number} is not a draft")
     context["summary"] = promotion_summary(version=context["version"])
@@ -98,10 +97,8 @@ def version_promote_confirm_page(request: HtmxHttpRequest, slug: str, number: in
 @login_required
 def version_promote_view(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     context = page_version_context(request, slug, "versions", number)
-    try:  # the service checks the role: an analyst gets its NotAllowed as a 403
+    try:  # the service checks the role; its NotAllowed is not a ConcertoError and becomes the 403 page
         version = editing.version_promote_checked(version=context["version"], user=request.user)
-    except editing.NotAllowed as exc:
-        raise PermissionDenied(str(exc)) from exc
     except ConcertoError as exc:
         messages.error(request, readable(f"Version {number} was not promoted: {exc}"))
     else:

@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 
-from catalog_app.editing import EditRefused, NotAllowed, version_promote_checked
-from catalog_app.models import Catalog, CatalogVersion, Role, VersionStatus
+from catalog_app.editing import EditRefused, version_promote_checked
+from catalog_app.models import Catalog, CatalogVersion, VersionStatus
+from catalog_app.permissions import Action, check_allowed
 from catalog_app.planning import version_planner
-from catalog_app.selectors import version_spec, workspace_role
+from catalog_app.selectors import version_spec
 from orchestrator.assistants.models import Assistant, PromotionPolicy
 from orchestrator.engine.catalog.spec import CatalogSpec
 from orchestrator.engine.errors import ConcertoError
@@ -70,8 +71,7 @@ def policy_threshold(*, catalog: Catalog) -> float | None:
 
 @transaction.atomic
 def policy_set(*, catalog: Catalog, threshold: float | None, user: AbstractBaseUser) -> PromotionPolicy:
-    if workspace_role(user=user, workspace=catalog.workspace) != Role.ADMIN:
-        raise NotAllowed("only an admin of the workspace can set the promotion threshold")
+    check_allowed(user, catalog.workspace, Action.PROMOTION_THRESHOLD)
     if threshold is not None and not 0.0 <= threshold <= 1.0:
         raise ConcertoError("the threshold is a success rate from 0 to 1", path="simulation_threshold")
     policy, _ = PromotionPolicy.objects.get_or_create(catalog=catalog)
@@ -122,8 +122,7 @@ def assistant_promote_to_planner(*, assistant: Assistant, version: CatalogVersio
     if version.catalog_id != assistant.catalog_version.catalog_id:
         raise ConcertoError(f"the assistant runs catalog '{assistant.catalog_version.catalog.slug}', "
                             f"not '{version.catalog.slug}'")
-    if workspace_role(user=user, workspace=version.catalog.workspace) != Role.ADMIN:
-        raise NotAllowed("only an admin of the workspace can switch an assistant to the planner")
+    check_allowed(user, version.catalog.workspace, Action.PLANNER_SWITCH)
     if version.status == VersionStatus.DRAFT:
         version = version_promote_checked(version=version, user=user)
     else:

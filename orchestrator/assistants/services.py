@@ -3,6 +3,11 @@ the studio's test assistants that let an analyst talk to a draft without publish
 
 Creating an assistant and moving it to another version (`assistant_create`, `assistant_set_version`)
 enforce "published assistants run promoted versions only".
+
+Every write a person asks for takes that `user` and checks it with `catalog_app.permissions`
+first (publishing is for the workspace's admins), so the Assistants page, the API and the
+commands refuse the same people. `assistant_create` has no user: it is the step that
+`assistant_publish` (checked), the studio's own test assistants and the demo loader build on.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from catalog_app.models import Catalog, CatalogVersion, VersionStatus, Workspace
+from catalog_app.permissions import Action, Actor, check_allowed
 from orchestrator.assistants.models import Assistant
 from orchestrator.assistants.promotion import planner_gate
 from orchestrator.assistants.selectors import version_promoted_latest
@@ -67,8 +73,13 @@ def assistant_create(*, workspace: Workspace, version: CatalogVersion, key: str,
 
 
 @transaction.atomic
-def assistant_set_version(*, assistant: Assistant, version: CatalogVersion) -> Assistant:
+def assistant_set_version(*, user: Actor, assistant: Assistant, version: CatalogVersion) -> Assistant:
     """Point an assistant at another promoted version of its catalog; running sessions go on with it."""
+    check_allowed(user, assistant.workspace, Action.ASSISTANT_SWITCH_VERSION)
+    return _set_version(assistant, version)
+
+
+def _set_version(assistant: Assistant, version: CatalogVersion) -> Assistant:
     if version.catalog_id != assistant.catalog_version.catalog_id:
         raise SpecError([Issue("version", f"the assistant runs catalog '{assistant.catalog_version.catalog.slug}', "
                                           f"not '{version.catalog.slug}'")])
@@ -100,7 +111,7 @@ TEST_KEY_PREFIX = "studio-test-"
 
 
 @transaction.atomic
-def assistant_publish(*, catalog: Catalog, key: str = "", version: CatalogVersion | None = None,
+def assistant_publish(*, user: Actor, catalog: Catalog, key: str = "", version: CatalogVersion | None = None,
                       mode: str = AssistantMode.PLANNER, allowed_origins: Iterable[str] | None = None,
                       name: str = "") -> tuple[Assistant, bool]:
     """Publish `catalog` under `key`: a new assistant, or the one with that key updated.
@@ -109,6 +120,7 @@ def assistant_publish(*, catalog: Catalog, key: str = "", version: CatalogVersio
     takes the orchestrator (and the origins and name, when given) and is enabled again. Returns
     the assistant and whether it was created.
     """
+    check_allowed(user, catalog.workspace, Action.ASSISTANT_PUBLISH)
     if version is None:
         version = version_promoted_latest(catalog=catalog)
         if version is None:
@@ -126,28 +138,34 @@ def assistant_publish(*, catalog: Catalog, key: str = "", version: CatalogVersio
         return assistant, True
     if found.studio_test or found.catalog_version.catalog_id != catalog.pk:
         raise SpecError([Issue("key", f"the key '{key}' is taken by another assistant")])
-    assistant_set_version(assistant=found, version=version)
+    _set_version(found, version)
     if allowed_origins is not None:
-        assistant_set_origins(assistant=found, allowed_origins=allowed_origins)
-    assistant_update(assistant=found, name=name or None, mode=mode)
-    assistant_set_enabled(assistant=found, enabled=True)
+        _set_origins(found, allowed_origins)
+    _update(found, name=name or None, mode=mode)
+    _set_enabled(found, enabled=True)
     return found, False
 
 
 @transaction.atomic
-def assistant_set_enabled(*, assistant: Assistant, enabled: bool) -> Assistant:
+def assistant_set_enabled(*, user: Actor, assistant: Assistant, enabled: bool) -> Assistant:
     """A disabled assistant refuses new sessions and messages; nothing of its past is deleted."""
+    check_allowed(user, assistant.workspace, Action.ASSISTANT_ENABLE)
+    return _set_enabled(assistant, enabled=enabled)
+
+
+def _set_enabled(assistant: Assistant, *, enabled: bool) -> Assistant:
     assistant.enabled = enabled
     assistant.save(update_fields=["enabled"])
     return assistant
 
 
 @transaction.atomic
-def assistant_rotate_key(*, assistant: Assistant, key: str | None = None) -> Assistant:
+def assistant_rotate_key(*, user: Actor, assistant: Assistant, key: str | None = None) -> Assistant:
     """Give the assistant a new publishable key: pages that carry the old one stop working.
 
     Sessions already started go on (they are named by their own id, not by the key).
     """
+    check_allowed(user, assistant.workspace, Action.ASSISTANT_ROTATE_KEY)
     base = assistant.key.rsplit("-", 1)[0] if "-" in assistant.key else assistant.key
     assistant.key = key or assistant_new_key(name=base)
     assistant_clean(assistant)
@@ -156,8 +174,13 @@ def assistant_rotate_key(*, assistant: Assistant, key: str | None = None) -> Ass
 
 
 @transaction.atomic
-def assistant_set_origins(*, assistant: Assistant, allowed_origins: Iterable[str]) -> Assistant:
+def assistant_set_origins(*, user: Actor, assistant: Assistant, allowed_origins: Iterable[str]) -> Assistant:
     """The pages that may embed the widget, as browsers send them in `Origin`."""
+    check_allowed(user, assistant.workspace, Action.ASSISTANT_ORIGINS)
+    return _set_origins(assistant, allowed_origins)
+
+
+def _set_origins(assistant: Assistant, allowed_origins: Iterable[str]) -> Assistant:
     assistant.allowed_origins = list(dict.fromkeys(origin_normal(o) for o in allowed_origins if o.strip()))
     assistant_clean(assistant)
     assistant.save(update_fields=["allowed_origins"])
@@ -165,7 +188,14 @@ def assistant_set_origins(*, assistant: Assistant, allowed_origins: Iterable[str
 
 
 @transaction.atomic
-def assistant_update(*, assistant: Assistant, name: str | None = None, mode: str | None = None) -> Assistant:
+def assistant_update(*, user: Actor, assistant: Assistant, name: str | None = None,
+                     mode: str | None = None) -> Assistant:
+    """Rename the assistant or change its orchestrator (to the planner only through its gate)."""
+    check_allowed(user, assistant.workspace, Action.ASSISTANT_UPDATE)
+    return _update(assistant, name=name, mode=mode)
+
+
+def _update(assistant: Assistant, *, name: str | None = None, mode: str | None = None) -> Assistant:
     if name is not None:
         assistant.name = name
     if mode == AssistantMode.PLANNER and assistant.mode != AssistantMode.PLANNER and not assistant.studio_test:

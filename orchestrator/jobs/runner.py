@@ -37,8 +37,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 from kombu.exceptions import KombuError
 
-from catalog_app.models import Role, Workspace
-from catalog_app.selectors import workspace_role
+from catalog_app.models import Workspace
+from catalog_app.permissions import Action, NotAllowed, check_allowed
 from orchestrator.engine.errors import ConcertoError
 from orchestrator.jobs.models import Job, JobStatus
 
@@ -66,10 +66,6 @@ class JobLost(Exception):
 
 class NotRequeueable(ConcertoError):
     """Only a job whose worker is gone, that no worker took, or that failed may be re-queued."""
-
-
-class NotAllowed(ConcertoError):
-    """Re-queueing is for the workspace's admins."""
 
 
 class JobTask(Task):
@@ -253,8 +249,7 @@ def job_cancel(job: J) -> J:
 
 
 def job_check_requeue(*, job: Job, user: AbstractBaseUser, workspace: Workspace, noun: str = "job") -> None:
-    if workspace_role(user=user, workspace=workspace) != Role.ADMIN:
-        raise NotAllowed(f"only an admin of the workspace can re-queue a {noun}")
+    check_allowed(user, workspace, Action.JOB_REQUEUE)
     if not job.requeueable:
         alive = "; its worker is alive" if job.status == JobStatus.RUNNING else ""
         raise NotRequeueable(f"{noun} {job.pk} is {job.status}{alive}: nothing to re-queue")
@@ -263,7 +258,7 @@ def job_check_requeue(*, job: Job, user: AbstractBaseUser, workspace: Workspace,
 def job_can_requeue(*, job: Job, user: AbstractBaseUser, workspace: Workspace) -> bool:
     try:
         job_check_requeue(job=job, user=user, workspace=workspace)
-    except ConcertoError:
+    except (ConcertoError, NotAllowed):
         return False
     return True
 

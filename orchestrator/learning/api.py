@@ -25,7 +25,6 @@ from pydantic import ConfigDict, Field
 
 from catalog_app.access import api_version, api_workspace
 from catalog_app.api_base import ErrorOut, studio_auth
-from catalog_app.editing import NotAllowed
 from orchestrator.engine.analysis.trajectory_io import decode_json
 from orchestrator.jobs.api import JobStateOut, job_state, requeue_answer
 from orchestrator.learning.models import LearningJob, Refinement
@@ -206,11 +205,9 @@ def _job(request: HttpRequest, slug: str, job_id: int) -> LearningJob:
              summary="Accept refinements (admins): they form a new draft, returned with its diff")
 def refinements_accept(request: HttpRequest, slug: str, payload: AcceptIn) -> dict[str, Any]:
     catalog = api_version(request, slug, None).catalog
-    try:
-        decision = refinements_decide(catalog=catalog, user=request.auth, accept=payload.ids,  # type: ignore[attr-defined]
-                                      edits=payload.edits)
-    except NotAllowed as exc:
-        raise HttpError(403, str(exc)) from exc
+    # The service checks the role; config.api answers its NotAllowed with a 403.
+    decision = refinements_decide(catalog=catalog, user=request.auth, accept=payload.ids,  # type: ignore[attr-defined]
+                                  edits=payload.edits)
     return _decision_out(decision, slug)
 
 
@@ -218,8 +215,5 @@ def refinements_accept(request: HttpRequest, slug: str, payload: AcceptIn) -> di
              summary="Reject refinements (admins)")
 def refinements_reject(request: HttpRequest, slug: str, payload: RejectIn) -> dict[str, Any]:
     catalog = api_version(request, slug, None).catalog
-    try:
-        decision = refinements_decide(catalog=catalog, user=request.auth, reject=payload.ids)  # type: ignore[attr-defined]
-    except NotAllowed as exc:
-        raise HttpError(403, str(exc)) from exc
+    decision = refinements_decide(catalog=catalog, user=request.auth, reject=payload.ids)  # type: ignore[attr-defined]
     return _decision_out(decision, slug)

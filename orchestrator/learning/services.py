@@ -17,10 +17,11 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from catalog_app.editing import NotAllowed, version_edit
-from catalog_app.models import Catalog, CatalogVersion, Role
+from catalog_app.editing import version_edit
+from catalog_app.models import Catalog, CatalogVersion
+from catalog_app.permissions import Action, check_allowed
 from catalog_app.planning import version_planner
-from catalog_app.selectors import version_latest, version_spec, workspace_role
+from catalog_app.selectors import version_latest, version_spec
 from catalog_app.services import version_create_draft
 from orchestrator.chat.models import ChatSession
 from orchestrator.chat.vault import state_or_empty
@@ -231,8 +232,7 @@ def _subject(change: dict[str, Any]) -> str:
 
 
 def _check_admin(user: AbstractBaseUser, catalog: Catalog) -> None:
-    if workspace_role(user=user, workspace=catalog.workspace) != Role.ADMIN:
-        raise NotAllowed("only an admin of the workspace can decide on refinements")
+    check_allowed(user, catalog.workspace, Action.REFINEMENT_DECIDE)
 
 
 @transaction.atomic

@@ -14,12 +14,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -27,9 +25,8 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HTMX_STOP_POLLING
 
 from catalog_app.access import page_version_context, page_workspace
-from catalog_app.editing import NotAllowed
-from catalog_app.models import Role
-from catalog_app.selectors import version_get, version_spec, workspace_role
+from catalog_app.permissions import Action, check_allowed, is_allowed
+from catalog_app.selectors import version_get, version_spec
 from orchestrator.assistants.models import Assistant
 from orchestrator.assistants.promotion import assistant_promote_to_planner, policy_set, promotion_report
 from orchestrator.engine.catalog.diff import diff_catalogs
@@ -42,10 +39,6 @@ from orchestrator.learning.services import learning_job_create, refinements_deci
 from orchestrator.modes import AssistantMode
 from orchestrator.simulation.models import SimulationRun, SimulationStatus
 from orchestrator.validation.forms import json_upload
-
-
-def _is_admin(request: HttpRequest, catalog: Any) -> bool:
-    return workspace_role(user=request.user, workspace=catalog.workspace) == Role.ADMIN
 
 
 @require_GET
@@ -78,7 +71,8 @@ def review_page(request: HttpRequest, slug: str) -> HttpResponse:
     job_id = request.GET.get("job", "")
     job = learning_job_get(catalog=catalog, pk=int(job_id)) if job_id.isdigit() else None
     return render(request, "orchestrator/review/queue.html", {
-        **context, "groups": groups, "is_admin": _is_admin(request, catalog), "runs": runs,
+        **context, "groups": groups, "runs": runs,
+        "is_admin": is_allowed(request.user, catalog.workspace, Action.REFINEMENT_DECIDE),
         "draft_number": draft_number, "draft_diff": draft_diff, "decided": decided, "job": job,
         "can_requeue": job is not None and job_can_requeue(job=job, user=request.user, workspace=catalog.workspace)})
 
@@ -125,8 +119,7 @@ def review_learn_view(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def review_decide_view(request: HttpRequest, slug: str) -> HttpResponse:
     catalog = page_version_context(request, slug, "review")["catalog"]
-    if not _is_admin(request, catalog):
-        raise PermissionDenied("only an admin of the workspace can decide on refinements")
+    check_allowed(request.user, catalog.workspace, Action.REFINEMENT_DECIDE)  # before reading the edits
     ids = [int(x) for x in request.POST.getlist("ids") if x.isdigit()]
     action = request.POST.get("action")
     edits = {}
@@ -144,9 +137,7 @@ def review_decide_view(request: HttpRequest, slug: str) -> HttpResponse:
             decision = refinements_decide(catalog=catalog, user=request.user, accept=ids, edits=edits)
         else:
             decision = refinements_decide(catalog=catalog, user=request.user, reject=ids)
-    except NotAllowed as exc:
-        raise PermissionDenied(str(exc)) from exc
-    except ConcertoError as exc:
+    except ConcertoError as exc:  # a refusal of the role is a NotAllowed, Django's 403, not caught here
         messages.error(request, str(exc))
         return redirect("orchestrator:review", slug=slug)
     if decision.draft is not None:
@@ -166,8 +157,8 @@ def promotion_page(request: HttpRequest, slug: str) -> HttpResponse:
     s3_runs = SimulationRun.objects.filter(version__catalog=catalog, orchestrator=AssistantMode.S3,
                                            status=SimulationStatus.DONE).order_by("-pk")[:1]
     return render(request, "orchestrator/review/promotion.html", {
-        **context, "report": report, "assistants": assistants, "is_admin": _is_admin(request, catalog),
-        "s3_run": s3_runs[0] if s3_runs else None})
+        **context, "report": report, "assistants": assistants, "s3_run": s3_runs[0] if s3_runs else None,
+        "is_admin": is_allowed(request.user, catalog.workspace, Action.PLANNER_SWITCH)})
 
 
 @require_POST
@@ -178,8 +169,6 @@ def promotion_threshold_view(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         threshold = float(text) / 100 if text else None
         policy_set(catalog=context["catalog"], threshold=threshold, user=request.user)
-    except NotAllowed as exc:
-        raise PermissionDenied(str(exc)) from exc
     except (ValueError, ConcertoError) as exc:
         messages.error(request, f"threshold: {exc}")
     return redirect(f"{reverse('orchestrator:promotion', args=[slug])}?version={context['version'].number}")
@@ -197,8 +186,6 @@ def promotion_switch_view(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         try:
             assistant_promote_to_planner(assistant=assistant, version=context["version"], user=request.user)
-        except NotAllowed as exc:
-            raise PermissionDenied(str(exc)) from exc
         except ConcertoError as exc:
             messages.error(request, str(exc))
         else:

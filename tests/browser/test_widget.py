@@ -19,6 +19,7 @@ from django.core.management import call_command
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, Route, expect
 
+from catalog_app.permissions import OPERATOR
 from orchestrator.assistants.models import Assistant
 from orchestrator.assistants.services import assistant_set_origins
 from orchestrator.chat.models import ChatSession, Message
@@ -35,7 +36,7 @@ def _site(live_server, key: str = KEY, allow: bool = True, extra: str = "") -> I
     url = f"http://127.0.0.1:{server.server_port}"
     if allow:
         assistant = Assistant.objects.get(key=key)
-        assistant_set_origins(assistant=assistant, allowed_origins=[*assistant.allowed_origins, url])
+        assistant_set_origins(user=OPERATOR, assistant=assistant, allowed_origins=[*assistant.allowed_origins, url])
     try:
         yield url
     finally:

@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from catalog_app.cli import user_errors
 from catalog_app.models import Catalog, CatalogVersion, Role, VersionStatus, Workspace
+from catalog_app.permissions import OPERATOR
 from catalog_app.selectors import version_latest, version_spec
 from catalog_app.services import (
     catalog_import,
@@ -111,7 +112,7 @@ class Command(BaseCommand):
                              name="Banking assistant (demo)")
             self.stdout.write(f"Published assistant '{DEMO_ASSISTANT}' on banking version {version.number}.")
         elif assistant.catalog_version_id != version.pk:
-            assistant_set_version(assistant=assistant, version=version)
+            assistant_set_version(user=OPERATOR, assistant=assistant, version=version)
             self.stdout.write(f"Assistant '{DEMO_ASSISTANT}' now runs banking version {version.number}.")
         if assistant is not None:
             _allow(assistant, origins)
@@ -155,7 +156,8 @@ class Command(BaseCommand):
 def _allow(assistant: Assistant, origins: list[str]) -> None:
     """Add the demo pages' origins (an earlier load, other ports): the ones an analyst added stay."""
     if not set(origins) <= set(assistant.allowed_origins):
-        assistant_set_origins(assistant=assistant, allowed_origins=[*assistant.allowed_origins, *origins])
+        assistant_set_origins(user=OPERATOR, assistant=assistant,
+                              allowed_origins=[*assistant.allowed_origins, *origins])
 
 
 def _ports(text: str) -> tuple[int, ...]:

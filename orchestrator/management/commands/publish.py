@@ -5,6 +5,8 @@
 
 Assistants run promoted versions only: without --version, the latest promoted one. Publishing
 under an existing key of the same catalog updates that assistant (and enables it again).
+It acts as the server's operator (`catalog_app.permissions.OPERATOR`), who holds the database
+anyway; studio users publish from the Assistants page or the API, as admins.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from django.core.management.base import CommandError, CommandParser
 
 from catalog_app.cli import BAD_INPUT, VersionedCommand, add_version_option, user_errors
 from catalog_app.models import Workspace
+from catalog_app.permissions import OPERATOR
 from catalog_app.selectors import catalog_get, version_get
 from catalog_app.services import DEFAULT_WORKSPACE
 from orchestrator.assistants.services import assistant_publish
@@ -42,8 +45,8 @@ class Command(VersionedCommand):
         with user_errors(slug):
             catalog = catalog_get(workspace=space, slug=slug)
             chosen = version_get(catalog=catalog, number=number) if number is not None else None
-            assistant, created = assistant_publish(catalog=catalog, key=key, version=chosen, mode=orchestrator,
-                                                   allowed_origins=origins, name=name)
+            assistant, created = assistant_publish(user=OPERATOR, catalog=catalog, key=key, version=chosen,
+                                                   mode=orchestrator, allowed_origins=origins, name=name)
         verb = "Published" if created else "Updated"
         origins_text = ", ".join(assistant.allowed_origins) or "none (server-side callers only)"
         self.stdout.write(f"{verb} assistant '{assistant.key}' ({assistant.mode}) on {slug} version "

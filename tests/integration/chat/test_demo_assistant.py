@@ -8,6 +8,7 @@ import pytest
 from django.core.management import call_command
 
 from catalog_app.models import VersionStatus
+from catalog_app.permissions import OPERATOR
 from catalog_app.selectors import version_latest, version_spec
 from catalog_app.services import version_update
 from orchestrator.assistants.models import Assistant
@@ -52,7 +53,7 @@ def test_an_assistant_refuses_a_draft(demo):
     with pytest.raises(SpecError, match="is a draft; promote it"):
         assistant_create(workspace=demo.workspace, version=draft, key="drafty")
     with pytest.raises(SpecError, match="is a draft; promote it"):
-        assistant_set_version(assistant=demo, version=draft)
+        assistant_set_version(user=OPERATOR, assistant=demo, version=draft)
     demo.refresh_from_db()
     assert demo.catalog_version.status == VersionStatus.PROMOTED
 

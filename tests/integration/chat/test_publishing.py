@@ -188,25 +188,46 @@ def test_analysts_read_but_do_not_publish_over_the_api(demo):
 
 
 def test_the_assistants_screen_publishes_and_shows_what_is_live(demo):
-    analyst = _login("analyst")
-    page = analyst.get("/catalogs/banking/assistants/").content.decode()
+    admin = _login("admin")
+    page = admin.get("/catalogs/banking/assistants/").content.decode()
     assert DEMO_KEY in page and "live on v1" in page and 'data-assistant="demo-banking"' in page
-    answer = analyst.post("/catalogs/banking/assistants/publish/",
-                          {"name": "Shop", "key": "shop", "mode": "planner", "version": demo.catalog_version.pk,
-                           "origins": "https://shop.example.com\nhttps://www.example.com"})
+    answer = admin.post("/catalogs/banking/assistants/publish/",
+                        {"name": "Shop", "key": "shop", "mode": "planner", "version": demo.catalog_version.pk,
+                         "origins": "https://shop.example.com\nhttps://www.example.com"})
     assert answer.status_code == 302
     shop = Assistant.objects.get(key="shop")
     assert shop.allowed_origins == ["https://shop.example.com", "https://www.example.com"]
-    bad = analyst.post("/catalogs/banking/assistants/publish/",
-                       {"key": "bad", "mode": "planner", "version": demo.catalog_version.pk, "origins": "shop.example"})
+    bad = admin.post("/catalogs/banking/assistants/publish/",
+                     {"key": "bad", "mode": "planner", "version": demo.catalog_version.pk, "origins": "shop.example"})
     assert bad.status_code == 422 and "is not an origin" in bad.content.decode()
-    # Switching versions is for admins; disabling and rotating are for any member.
-    assert analyst.post("/catalogs/banking/assistants/shop/version/", {"version": "1"}).status_code == 403
-    analyst.post("/catalogs/banking/assistants/shop/disable/")
+    admin.post("/catalogs/banking/assistants/shop/disable/")
     assert Assistant.objects.get(key="shop").enabled is False
-    follow = analyst.post("/catalogs/banking/assistants/shop/rotate/", follow=True).content.decode()
+    follow = admin.post("/catalogs/banking/assistants/shop/rotate/", follow=True).content.decode()
     assert "The key &#x27;shop&#x27; no longer works" in follow
     assert not Assistant.objects.filter(key="shop").exists()
+
+
+def test_an_analyst_reads_the_assistants_screen_and_changes_nothing(demo):
+    """Issue 24: the screen let an analyst disable, re-key, re-origin and publish; the API refused all four."""
+    analyst = _login("analyst")
+    page = analyst.get("/catalogs/banking/assistants/").content.decode()
+    assert DEMO_KEY in page and "live on v1" in page and 'data-assistant="demo-banking"' in page
+    assert "Only an admin of the workspace publishes" in page and "Rotate the key" not in page
+    before = Assistant.objects.get(key=DEMO_KEY)
+    refused = [
+        analyst.post(f"/catalogs/banking/assistants/{DEMO_KEY}/version/", {"version": "1"}),
+        analyst.post(f"/catalogs/banking/assistants/{DEMO_KEY}/disable/"),
+        analyst.post(f"/catalogs/banking/assistants/{DEMO_KEY}/rotate/"),
+        analyst.post(f"/catalogs/banking/assistants/{DEMO_KEY}/origins/", {"origins": "https://evil.example"}),
+        analyst.post("/catalogs/banking/assistants/publish/",
+                     {"name": "Mine", "key": "mine", "mode": "planner", "version": demo.catalog_version.pk}),
+    ]
+    assert [r.status_code for r in refused] == [403] * 5
+    assert "You cannot do that here" in refused[2].content.decode()
+    assert "only an admin of the workspace can rotate" in refused[2].content.decode().lower()
+    after = Assistant.objects.get(key=DEMO_KEY)
+    assert (after.key, after.enabled, after.allowed_origins) == (before.key, True, before.allowed_origins)
+    assert not Assistant.objects.filter(key="mine").exists()
 
 
 def test_an_admin_switches_the_version_on_the_screen(demo, banking_spec):

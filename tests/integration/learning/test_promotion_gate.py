@@ -70,9 +70,9 @@ def test_no_other_path_gives_a_published_assistant_the_planner_past_the_gate(wor
     assert not Assistant.objects.filter(key="bank-planner").exists()
     s3 = assistant_create(workspace=workspace, version=banking, key="bank-s3", mode=AssistantMode.S3)
     with pytest.raises(EditRefused, match="cannot run the planner"):
-        assistant_update(assistant=s3, mode=AssistantMode.PLANNER)
+        assistant_update(user=admin, assistant=s3, mode=AssistantMode.PLANNER)
     with pytest.raises(EditRefused, match="cannot run the planner"):
-        assistant_publish(catalog=banking.catalog, key="bank-s3", mode=AssistantMode.PLANNER)
+        assistant_publish(user=admin, catalog=banking.catalog, key="bank-s3", mode=AssistantMode.PLANNER)
     patched = Client().patch("/api/v1/assistants/bank-s3", {"orchestrator": "planner"},
                              content_type="application/json", **admin_auth)
     assert patched.status_code == 422 and "cannot run the planner" in patched.json()["detail"]
@@ -82,15 +82,15 @@ def test_no_other_path_gives_a_published_assistant_the_planner_past_the_gate(wor
     # promoted by the ungated import path, as `load_demo` does).
     later = version_promote(version=version_create_draft(version=banking, user=admin), user=admin)
     with pytest.raises(EditRefused, match="version 2 of 'banking' cannot run the planner"):
-        assistant_set_version(assistant=early, version=later)
+        assistant_set_version(user=admin, assistant=early, version=later)
     early.refresh_from_db()
     assert early.catalog_version == banking
     # The studio's own test chat (never published) is not gated; S3 assistants move freely.
     assert studio_test_assistant(version=banking).mode == AssistantMode.PLANNER
-    assert assistant_set_version(assistant=s3, version=later).catalog_version == later
+    assert assistant_set_version(user=admin, assistant=s3, version=later).catalog_version == later
     # The Django admin cannot change an assistant's orchestrator either.
     registered = django_admin.site._registry.get(Assistant)
     assert registered is None or "mode" in registered.get_readonly_fields(None)
     # Without the threshold, the same calls pass: the gate, not the paths, decided.
     policy_set(catalog=banking.catalog, threshold=None, user=admin)
-    assert assistant_update(assistant=s3, mode=AssistantMode.PLANNER).mode == AssistantMode.PLANNER
+    assert assistant_update(user=admin, assistant=s3, mode=AssistantMode.PLANNER).mode == AssistantMode.PLANNER
