@@ -1,20 +1,53 @@
-"""`GET /health`: is this web process up and can it reach its database? For compose and load balancers.
+"""`GET /health`: is this web process up, and can it reach what it depends on? For compose and load balancers.
 
 Answered by the first middleware, before the host check and the HTTPS redirect: a health probe
 calls the container by its own address over plain HTTP, which neither ALLOWED_HOSTS nor
 SECURE_SSL_REDIRECT should turn away.
+
+Without its database the process can serve nothing: 503, so a load balancer takes it out. The
+cache (the chat's rate limits) and the Celery broker (simulations, analyses, learning jobs) are
+reported too, but their outage is no reason to take a web process out (another process would
+reach them no better, and the chat keeps answering): 200 with `"status": "degraded"` and the part
+that is `"unreachable"`, so a monitor can alert on it.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
+import redis
+from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from kombu.exceptions import KombuError
 
 from .errors import UNAVAILABLE, json_error
 
 PATH = "/health"
+PROBE_TIMEOUT = 1.0  # seconds a probe of the broker may take
+log = logging.getLogger(__name__)
+
+
+def cache_state() -> str:
+    try:
+        cache.get("concerto:health")
+    except (redis.RedisError, OSError) as exc:
+        log.warning("health: the cache is unreachable: %s", exc)
+        return "unreachable"
+    return "ok"
+
+
+def broker_state() -> str:
+    from config.celery import app  # imported here: the settings must be read first
+
+    try:
+        with app.connection_for_write(connect_timeout=PROBE_TIMEOUT) as conn:
+            conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=PROBE_TIMEOUT)
+    except (KombuError, OSError, redis.RedisError) as exc:
+        log.warning("health: the Celery broker is unreachable: %s", exc)
+        return "unreachable"
+    return "ok"
 
 
 def health(request: HttpRequest) -> HttpResponse:
@@ -23,7 +56,9 @@ def health(request: HttpRequest) -> HttpResponse:
             cursor.execute("SELECT 1")
     except UNAVAILABLE:
         return json_error(503, "the database is not reachable")
-    return JsonResponse({"status": "ok", "database": "ok"})
+    parts = {"database": "ok", "cache": cache_state(), "broker": broker_state()}
+    status = "ok" if all(state == "ok" for state in parts.values()) else "degraded"
+    return JsonResponse({"status": status, **parts})
 
 
 class HealthMiddleware:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import environ
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 from .env_values import local_secret_key, proxy_ssl_header
 
@@ -64,6 +65,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.health.HealthMiddleware",  # first: probes pass before the host check and HTTPS redirect
+    "config.body_limits.BodyLimitMiddleware",  # before anything reads a body (CSRF reads a form's)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -155,6 +157,12 @@ STORAGES = {
 # The largest catalog file accepted (upload, paste, API, import_catalog), in bytes. A public tool
 # catalog of 4,000 tools is about 1.6 MB of YAML; the default leaves room for five times that.
 CATALOG_MAX_BYTES = env.int("CATALOG_MAX_BYTES", default=8 * 1024 * 1024)
+# Request bodies are limited per route (`config.body_limits`), before anything reads them: the
+# chat's (no login) and the test chat's to CONCERTO_CHAT_MAX_BODY_BYTES (a message is at most
+# 2,000 characters), the routes that take catalogs and uploads (/catalogs/, /validation/ and
+# their API) to DATA_UPLOAD_MAX_MEMORY_SIZE, anything else to REQUEST_MAX_BYTES.
+CONCERTO_CHAT_MAX_BODY_BYTES = env.int("CONCERTO_CHAT_MAX_BODY_BYTES", default=64 * 1024)
+REQUEST_MAX_BYTES = env.int("REQUEST_MAX_BYTES", default=2 * 1024 * 1024)
 # Anything bigger than a catalog (pasted, so form-encoded: up to 3 bytes a character) is refused
 # before it reaches a parser.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 3 * CATALOG_MAX_BYTES + 64 * 1024
@@ -242,9 +250,27 @@ CONCERTO_CHAT_RATE = env.int("CONCERTO_CHAT_RATE", default=30)
 CONCERTO_CHAT_LEASE_SECONDS = env.float("CONCERTO_CHAT_LEASE_SECONDS", default=120.0)
 # How long a second message to a busy session waits for the lease before its 409 (Retry-After).
 CONCERTO_CHAT_LEASE_WAIT = env.float("CONCERTO_CHAT_LEASE_WAIT", default=3.0)
+# A turn that calls remote (HTTP) skills holds its web thread while they answer. At most this many
+# such turns per process, and per assistant in a process, at once (`orchestrator.chat.skill_slots`);
+# beyond, the chat answers 503 "busy, try again" with Retry-After, and the other threads stay free.
+_threads = env.int("GUNICORN_THREADS", default=8)
+CONCERTO_SKILL_TURNS_PER_PROCESS = env.int("CONCERTO_SKILL_TURNS_PER_PROCESS", default=max(1, _threads - 2))
+CONCERTO_SKILL_TURNS_PER_ASSISTANT = env.int("CONCERTO_SKILL_TURNS_PER_ASSISTANT",
+                                             default=max(1, CONCERTO_SKILL_TURNS_PER_PROCESS // 2))
 # The rate limit counts in this cache: per process by default; point CACHE_URL at redis
 # (redis://host:6379/1) when several web processes serve the chat.
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    # A Redis that does not answer must not hold web threads (redis-py waits for ever by default).
+    CACHES["default"].setdefault("OPTIONS", {}).update({"socket_connect_timeout": 0.5, "socket_timeout": 0.5})
+# When that cache cannot be reached (Redis down), the chat's rate limits cannot count:
+# "open" serves the chat uncounted (a warning in the log, once a minute per process), "refuse"
+# answers 503 with Retry-After (CONCERTO_CHAT_RATE_RETRY_AFTER seconds).
+CONCERTO_CHAT_RATE_WHEN_DOWN = env.str("CONCERTO_CHAT_RATE_WHEN_DOWN", default="open")
+if CONCERTO_CHAT_RATE_WHEN_DOWN not in ("open", "refuse"):
+    raise ImproperlyConfigured(f"CONCERTO_CHAT_RATE_WHEN_DOWN is '{CONCERTO_CHAT_RATE_WHEN_DOWN}'; "
+                               "it is 'open' or 'refuse'")
+CONCERTO_CHAT_RATE_RETRY_AFTER = env.int("CONCERTO_CHAT_RATE_RETRY_AFTER", default=30)
 
 LOGGING = {
     "version": 1,

@@ -10,7 +10,9 @@ Disabled assistants answer 403; the studio's test assistants (drafts) are not se
 A request that carries an `Origin` (a browser) must come from one of the assistant's allowed
 origins (403 otherwise); one without (a server, the CLI) is let through. Allowed origins get CORS
 headers, also on errors, so the widget can show them. Messages are rate limited per session and
-per client address, session starts per address (429 with Retry-After). A message sent while the
+per client address, session starts per address (429 with Retry-After; with the cache down, as
+CONCERTO_CHAT_RATE_WHEN_DOWN says). When too many turns already wait on remote skills, a message
+gets 503 "busy" with Retry-After before any remote call (`skill_slots`). A message sent while the
 session's previous one is still being answered waits a little, then gets 409 with Retry-After (the
 widget sends it again with the same client_id). Errors have the shape
 {"detail", "errors": [{"path", "message"}]} like the rest of the API.
@@ -19,12 +21,9 @@ widget sends it again with the same client_id). Errors have the shape
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any, Literal
 
 from django.conf import settings
-from django.core.cache import cache, caches
-from django.core.cache.backends.redis import RedisCache
 from django.http import HttpRequest, HttpResponse
 from ninja import Router, Schema, Status
 from ninja.errors import HttpError
@@ -34,6 +33,8 @@ from catalog_app.access import api_workspace
 from catalog_app.api_base import ErrorOut, studio_auth
 from catalog_app.client_ip import client_ip
 from orchestrator.assistants.models import Assistant
+from orchestrator.chat import rate_limits
+from orchestrator.chat.end_user import NOT_ANSWERING, replies_for_end_user
 from orchestrator.chat.models import ChatSession
 from orchestrator.chat.selectors import (
     assistant_for_chat,
@@ -51,13 +52,13 @@ from orchestrator.chat.services import (
     message_post,
     session_create,
 )
+from orchestrator.chat.skill_slots import SkillsBusy
 from orchestrator.chat.vault import session_end
-from orchestrator.engine.errors import UnknownName
+from orchestrator.engine.errors import SpecError, UnknownName
 
 router = Router(tags=["chat"])
 log = logging.getLogger(__name__)
 
-RATE_WINDOW = 60  # seconds: CONCERTO_CHAT_RATE counts per minute
 ADDRESS_FACTOR = 4  # one address may be several people (an office behind one NAT)
 CORS_METHODS = "GET, POST, OPTIONS"
 
@@ -131,46 +132,39 @@ def _check_origin(request: HttpRequest, response: HttpResponse, assistant: Assis
     response["Vary"] = "Origin"
 
 
-def _count(buckets: list[str]) -> list[int]:
-    """Count one request in each bucket of this minute's window; the counts so far, in order."""
-    window = int(time.time() // RATE_WINDOW)
-    keys = [f"chat-rate:{bucket}:{window}" for bucket in buckets]
-    backend = caches["default"]  # the backend itself: `cache` is a proxy, which isinstance cannot see through
-    if isinstance(backend, RedisCache):
-        # One round trip for every bucket, one client: Django's own add + incr cost three calls
-        # (and three client objects) per bucket, a measurable share of a chat turn under load.
-        pipeline = backend._cache.get_client(write=True).pipeline(transaction=False)
-        for key in keys:
-            full = backend.make_and_validate_key(key)
-            pipeline.set(full, 0, ex=RATE_WINDOW * 2, nx=True)
-            pipeline.incr(full)
-        return pipeline.execute()[1::2]
-    counts = []
-    for key in keys:
-        cache.add(key, 0, timeout=RATE_WINDOW * 2)
-        try:
-            counts.append(cache.incr(key))
-        except ValueError:  # expired between add and incr
-            cache.set(key, 1, timeout=RATE_WINDOW * 2)
-            counts.append(1)
-    return counts
-
-
 def _limited(response: HttpResponse, *buckets: tuple[str, int]) -> Status | None:
-    """429 with Retry-After if a bucket is over its limit this minute (the request counts in each)."""
-    counts = _count([bucket for bucket, _ in buckets])
-    for (_, limit), count in zip(buckets, counts, strict=True):
-        if count > limit:
-            now = time.time()
-            response["Retry-After"] = str(int(RATE_WINDOW - now % RATE_WINDOW) + 1)
-            return Status(429, {"detail": "too many messages; try again in a minute", "errors": []})
-    return None
+    """429 with Retry-After if a bucket is over its limit this minute (the request counts in each);
+    503 with Retry-After if the limits cannot count and the deployment refuses then (`rate_limits`)."""
+    verdict = rate_limits.check(*buckets)
+    if not verdict.refused:
+        return None
+    response["Retry-After"] = str(verdict.retry_after)
+    if verdict.unavailable:
+        return Status(503, {"detail": "the chat is not available right now; try again shortly", "errors": []})
+    return Status(429, {"detail": "too many messages; try again in a minute", "errors": []})
+
+
+def _busy(response: HttpResponse, exc: SkillsBusy) -> Status:
+    """Every slot for turns in remote skills is taken (`skill_slots`): nothing ran; send again."""
+    response["Retry-After"] = str(exc.retry_after)
+    return Status(503, {"detail": str(exc), "errors": []})
+
+
+def _not_answering(response: HttpResponse, exc: SpecError, where: str) -> Status:
+    """The assistant itself is at fault (its catalog cannot be loaded or planned: "the catalog has 1
+    problem"): the team's to fix. The log keeps the issues; the user is told in their terms (`end_user`).
+    Other errors (a message too long, a conversation that has ended) are the user's and say so."""
+    log.error("chat %s: the assistant cannot answer: %s %s", where, exc,
+              "; ".join(str(issue) for issue in exc.issues))
+    response["Retry-After"] = str(rate_limits.WINDOW)
+    return Status(503, {"detail": NOT_ANSWERING, "errors": []})
 
 
 # --- endpoints ---------------------------------------------------------------------------------------
 
 
-@router.post("/assistants/{key}/sessions", response={201: SessionOut, 403: ErrorOut, 404: ErrorOut, 429: ErrorOut},
+@router.post("/assistants/{key}/sessions",
+             response={201: SessionOut, 403: ErrorOut, 404: ErrorOut, 429: ErrorOut, 503: ErrorOut},
              exclude_none=True, summary="Start a conversation with an assistant")
 def session_start(request: HttpRequest, response: HttpResponse, key: str) -> Status:
     assistant = _assistant(key)
@@ -179,13 +173,20 @@ def session_start(request: HttpRequest, response: HttpResponse, key: str) -> Sta
     limited = _limited(response, (f"start:{client_ip(request)}", rate))
     if limited:
         return limited
-    session, replies = session_create(assistant=assistant)
-    return Status(201, {"id": str(session.id), "replies": replies})
+    try:
+        session, replies = session_create(assistant=assistant)
+    except SkillsBusy as exc:
+        return _busy(response, exc)
+    except SpecError as exc:
+        return _not_answering(response, exc, f"assistant '{assistant.key}'")
+    return Status(201, {"id": str(session.id), "replies": replies_for_end_user(replies)})
 
 
 @router.post("/sessions/{session_id}/messages",
-             response={200: RepliesOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut, 429: ErrorOut},
-             exclude_none=True, summary="Send a message; the assistant's replies come back")
+             response={200: RepliesOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut, 429: ErrorOut,
+                       503: ErrorOut},
+             exclude_none=True, summary="Send a message; the assistant's replies come back "
+                                        "(503 with Retry-After when it is too busy: send it again)")
 def message_send(request: HttpRequest, response: HttpResponse, session_id: str, payload: MessageIn) -> Status:
     session = _session(session_id)
     _check_origin(request, response, session.assistant)
@@ -202,7 +203,11 @@ def message_send(request: HttpRequest, response: HttpResponse, session_id: str, 
         # The previous message's turn still runs: the widget sends this one again (same client_id).
         response["Retry-After"] = str(exc.retry_after)
         return Status(409, {"detail": str(exc), "errors": []})
-    return Status(200, {"replies": replies})
+    except SkillsBusy as exc:
+        return _busy(response, exc)
+    except SpecError as exc:
+        return _not_answering(response, exc, f"session {session.pk}")
+    return Status(200, {"replies": replies_for_end_user(replies)})
 
 
 class EndedOut(Schema):
@@ -236,7 +241,7 @@ def session_debug_read(request: HttpRequest, session_id: str) -> Status:
 
 
 @router.get("/sessions/{session_id}/explain", response={200: dict[str, Any], 403: ErrorOut, 404: ErrorOut,
-                                                         422: ErrorOut},
+                                                         422: ErrorOut, 503: ErrorOut},
             summary="What did the assistant do, how did it get a value, why did it need it (structured)")
 def session_explain_read(request: HttpRequest, response: HttpResponse, session_id: str,
                          kind: Literal["what", "how", "why"], element: str | None = None) -> Status:
@@ -249,6 +254,8 @@ def session_explain_read(request: HttpRequest, response: HttpResponse, session_i
         log.info("explain refused for session %s: %s", session.pk, exc)
         told = f"unknown element '{element}'" if element else "name the element to explain"
         return Status(422, {"detail": told, "errors": [{"path": "query.element", "message": told}]})
+    except SpecError as exc:
+        return _not_answering(response, exc, f"session {session.pk}")
 
 
 # --- CORS preflight: a browser asks before it POSTs JSON from another origin ---------------------------

@@ -17,6 +17,7 @@ from django.conf import settings
 from catalog_app.planning import version_planner
 from catalog_app.selectors import version_spec
 from orchestrator.assistants.models import Assistant
+from orchestrator.chat.skill_slots import BoundedInvoker
 from orchestrator.engine.catalog.spec import CatalogSpec
 from orchestrator.engine.runtime.http_adapter import HttpApiSkills
 from orchestrator.engine.runtime.s3 import S3Orchestrator
@@ -66,6 +67,11 @@ def http_api_skills() -> HttpApiSkills:
 class Runtime:
     spec: CatalogSpec
     bot: PlannerOrchestrator
+    skills: BoundedInvoker  # holds the turn's slot for remote skills (`skill_slots`) until `release`
+
+    def release(self) -> None:
+        """The turn is over: its slot for remote skills, if it took one, goes back."""
+        self.skills.release()
 
 
 def runtime_for(assistant: Assistant, *, seed: int) -> Runtime:
@@ -74,9 +80,11 @@ def runtime_for(assistant: Assistant, *, seed: int) -> Runtime:
     Simulated skills draw their outcomes from `seed`. The runtime is rebuilt for every turn (the
     session state is what persists), so the caller derives the seed from the session and the
     turn: a replayed conversation draws the same outcomes, and turns do not repeat one draw.
+    The caller calls `release()` when the turn is over (remote skills are bounded per process).
     """
     spec = version_spec(version=assistant.catalog_version)  # both cached per version content
     planner = version_planner(version=assistant.catalog_version)
-    invoker = Invokers(SimulatedSkills(spec, seed=seed), http_skills(), http_api_skills())
+    invoker = BoundedInvoker(Invokers(SimulatedSkills(spec, seed=seed), http_skills(), http_api_skills()),
+                             assistant=assistant.key)
     kind = S3Orchestrator if assistant.mode == AssistantMode.S3 else PlannerOrchestrator
-    return Runtime(spec=spec, bot=kind(spec, planner, invoker))
+    return Runtime(spec=spec, bot=kind(spec, planner, invoker), skills=invoker)

@@ -13,6 +13,7 @@ from catalog_app.models import Catalog, Workspace
 from catalog_app.planning import version_planner
 from catalog_app.selectors import version_spec
 from orchestrator.assistants.models import Assistant
+from orchestrator.chat.end_user import reply_for_end_user
 from orchestrator.chat.models import ChatSession, TraceKind
 from orchestrator.chat.vault import state_open, state_or_empty
 from orchestrator.engine.errors import UnknownName
@@ -92,13 +93,14 @@ def session_transcript(*, session: ChatSession) -> list[dict[str, Any]]:
 
 def session_public(*, session: ChatSession) -> dict[str, Any]:
     """What anyone holding the session id may read back: the transcript the widget redraws
-    after a reload (masked as stored), never the state. The state is `session_debug`, for the studio."""
+    after a reload (masked as stored), never the state, nor the studio's reasons (`end_user`). The state
+    is `session_debug`, for the studio."""
     lines = []
     for m in session.messages.order_by("position"):
         if m.role == "user":
             lines.append({"role": "user", "kind": "user", "text": m.text, "client_id": m.client_id or None})
         else:
-            lines.append({"role": "assistant", "kind": m.kind, **m.data, "text": m.text})
+            lines.append({"role": "assistant", "kind": m.kind, **reply_for_end_user(m.data), "text": m.text})
     return {"id": str(session.id), "assistant": session.assistant.key, "transcript": lines}
 
 

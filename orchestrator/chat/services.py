@@ -9,6 +9,8 @@ a failure leaves nothing half-saved. A message finding the lease taken waits a l
 SessionBusy (the API's 409 with Retry-After). A lease lapses after CONCERTO_CHAT_LEASE_SECONDS,
 so a worker killed mid-turn blocks its session that long at most; a turn whose lease lapsed and
 was taken over writes nothing.
+A turn whose first remote skill call finds every slot taken (`skill_slots`) stops there with
+SkillsBusy: no remote skill of it ran, and nothing of it is written.
 Transcripts and traces are stored with the values of sensitive elements masked; the session
 state keeps them (the runtime must send them on), encrypted at rest (`vault`).
 """
@@ -88,7 +90,10 @@ def session_create(*, assistant: Assistant) -> tuple[ChatSession, list[dict[str,
     session = ChatSession(assistant=assistant, state=state_seal(SessionState()),
                           catalog_version_id=assistant.catalog_version_id, mode=assistant.mode)
     runtime = runtime_for(assistant, seed=_seed(session, 0))
-    replies = [reply_with_hints(runtime.spec, reply.as_dict()) for reply in runtime.bot.greet()]
+    try:
+        replies = [reply_with_hints(runtime.spec, reply.as_dict()) for reply in runtime.bot.greet()]
+    finally:
+        runtime.release()
     session.message_count = len(replies)
     session.save()
     Message.objects.bulk_create(_assistant_messages(session, 0, replies, None))
@@ -206,7 +211,10 @@ def message_post(*, session_id: uuid.UUID | str, text: str, client_id: str = "",
         hidden = _answer_hidden(runtime.spec, state, text)
         before = sensitive_values(runtime.spec, state)
 
-        log = runtime.bot.turn(state, text)
+        try:
+            log = runtime.bot.turn(state, text)
+        finally:
+            runtime.release()  # the turn's remote skills are done: another turn may call its own
 
         values = list(dict.fromkeys(before + sensitive_values(runtime.spec, state)))
         if hidden and mask_text(text, values) == text:

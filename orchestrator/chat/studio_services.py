@@ -34,7 +34,10 @@ def studio_greeting(*, version: CatalogVersion, mode: str = AssistantMode.PLANNE
     """What a new test conversation opens with; no session is stored until the analyst says something
     (the panel reloads after every edit: sessions nobody talked in would pile up)."""
     runtime = runtime_for(studio_test_assistant(version=version, mode=mode), seed=0)
-    return StudioTurn(text="", replies=[reply_with_hints(runtime.spec, r.as_dict()) for r in runtime.bot.greet()])
+    try:
+        return StudioTurn(text="", replies=[reply_with_hints(runtime.spec, r.as_dict()) for r in runtime.bot.greet()])
+    finally:
+        runtime.release()
 
 
 def studio_message_post(*, session: ChatSession | None, version: CatalogVersion, mode: str,

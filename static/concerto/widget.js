@@ -23,25 +23,33 @@
       allow: "Allow", deny: "Don't allow", what: "What did you do?", how: "How?", why: "Why?",
       share: "Shares", with: "with", typing: "The assistant is answering…", retry: "Retry",
       notSent: "Not sent.", unavailable: "The chat is not available on this page right now.",
-      busy: "Too many messages; please wait a minute.", restart: "New conversation", you: "You", bot: "Assistant",
+      busy: "Too many messages; please wait a minute.",
+      overloaded: "The assistant is busy right now; please try again in a few seconds.",
+      restart: "New conversation", you: "You", bot: "Assistant",
       hint: "Expected", from: "from you", by: "found by", yes: "Yes", no: "No"},
     fr: {open: "Discuter avec nous", close: "Fermer la discussion", title: "Assistant", message: "Votre message",
       send: "Envoyer", allow: "Autoriser", deny: "Ne pas autoriser", what: "Qu'avez-vous fait ?", how: "Comment ?",
       why: "Pourquoi ?", share: "Partage", with: "avec", typing: "L'assistant répond…", retry: "Réessayer",
       notSent: "Non envoyé.", unavailable: "La discussion n'est pas disponible sur cette page pour l'instant.",
-      busy: "Trop de messages ; patientez une minute.", restart: "Nouvelle conversation", you: "Vous",
+      busy: "Trop de messages ; patientez une minute.",
+      overloaded: "L'assistant est occupé ; réessayez dans quelques secondes.",
+      restart: "Nouvelle conversation", you: "Vous",
       bot: "Assistant", hint: "Attendu", from: "donné par vous", by: "trouvé par", yes: "Oui", no: "Non"},
     de: {open: "Mit uns chatten", close: "Chat schließen", title: "Assistent", message: "Ihre Nachricht",
       send: "Senden", allow: "Erlauben", deny: "Nicht erlauben", what: "Was haben Sie getan?", how: "Wie?",
       why: "Warum?", share: "Teilt", with: "mit", typing: "Der Assistent antwortet…", retry: "Erneut senden",
       notSent: "Nicht gesendet.", unavailable: "Der Chat ist auf dieser Seite gerade nicht verfügbar.",
-      busy: "Zu viele Nachrichten; bitte eine Minute warten.", restart: "Neues Gespräch", you: "Sie",
+      busy: "Zu viele Nachrichten; bitte eine Minute warten.",
+      overloaded: "Der Assistent ist gerade ausgelastet; bitte in ein paar Sekunden erneut versuchen.",
+      restart: "Neues Gespräch", you: "Sie",
       bot: "Assistent", hint: "Erwartet", from: "von Ihnen", by: "ermittelt von", yes: "Ja", no: "Nein"},
     es: {open: "Chatea con nosotros", close: "Cerrar el chat", title: "Asistente", message: "Tu mensaje",
       send: "Enviar", allow: "Permitir", deny: "No permitir", what: "¿Qué hiciste?", how: "¿Cómo?",
       why: "¿Por qué?", share: "Comparte", with: "con", typing: "El asistente responde…", retry: "Reintentar",
       notSent: "No enviado.", unavailable: "El chat no está disponible en esta página ahora.",
-      busy: "Demasiados mensajes; espera un minuto.", restart: "Nueva conversación", you: "Tú",
+      busy: "Demasiados mensajes; espera un minuto.",
+      overloaded: "El asistente está ocupado; inténtalo de nuevo en unos segundos.",
+      restart: "Nueva conversación", you: "Tú",
       bot: "Asistente", hint: "Se espera", from: "dado por ti", by: "obtenido por", yes: "Sí", no: "No"}
   };
 
@@ -297,7 +305,7 @@
       data.replies.forEach(reply);
       return sessionId;
     }).catch(function (error) {
-      note(error.status === 429 ? t.busy : t.unavailable);
+      note(error.status === 429 ? t.busy : error.status === 503 ? t.overloaded : t.unavailable);
       throw error;
     }).finally(function () { starting = null; });
     return starting;
@@ -350,6 +358,7 @@
         status.textContent = "";
         save("outbox", null);
         if (error.status === 429) note(t.busy);
+        else if (error.status === 503) { note(t.overloaded); failed(message, bubble); } // busy: Retry sends it again
         else if (error.status && error.status < 500) note(error.message);
         else failed(message, bubble);
       });

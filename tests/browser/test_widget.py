@@ -71,6 +71,23 @@ def test_a_message_to_a_busy_session_is_sent_again_after_the_409(site, page: Pag
     expect(dialog.locator(".msg.bot.question")).to_have_count(1)
 
 
+def test_a_busy_server_is_said_and_the_message_can_be_sent_again(site, page: Page, settings):
+    """The server answers 503 with Retry-After (here: the rate limits' cache is down and the
+    deployment refuses then; the same answer as skills too busy): the widget says the assistant is
+    busy and keeps the message with a Retry button, which sends it again (issue 24)."""
+    dialog = _chat(page, site)
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": "redis://127.0.0.1:1/0"}}
+    settings.CONCERTO_CHAT_RATE_WHEN_DOWN = "refuse"
+    _say(dialog, "I'd like to apply for a loan")
+    expect(dialog.locator(".note")).to_contain_text("The assistant is busy right now; please try again")
+    expect(dialog.locator(".msg.user.failed")).to_have_count(1)
+    settings.CONCERTO_CHAT_RATE_WHEN_DOWN = "open"  # the deployment lets the chat through again
+    dialog.get_by_role("button", name="Retry").click()
+    _reply(dialog, "What is your email address?")
+    assert Message.objects.filter(session=ChatSession.objects.get(), role="user").count() == 1
+
+
 @pytest.fixture
 def demo_assistant(db) -> Assistant:
     call_command("load_demo", stdout=StringIO())

@@ -155,7 +155,8 @@ def test_health_says_ok_with_the_database_up(db, client, settings):
     settings.ALLOWED_HOSTS = ["studio.example.com"]
     settings.SECURE_SSL_REDIRECT = True
     response = client.get("/health", HTTP_HOST="10.0.0.7:8000")
-    assert response.status_code == 200 and response.json() == {"status": "ok", "database": "ok"}
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok", "broker": "ok"}
 
 
 def test_health_says_503_with_the_database_down(client, monkeypatch):
