@@ -20,6 +20,8 @@ from typing import Protocol
 import numpy as np
 
 from ..catalog.spec import CatalogSpec, Skill
+from . import calibration
+from .calibration import Calibration, out_of_scope_phrases
 from .nlu import IntentGuess, enum_options
 from .spelling import SpellingRepair
 from .text import normalise
@@ -75,6 +77,7 @@ class SemanticClassifier:
         self.weights = np.zeros(0, dtype=np.float32)
         self.matrix = np.zeros((0, 1), dtype=np.float32)
         self.phrases: list[str] = []  # as written, for showing; embedded normalised
+        self.embedded: list[str] = []  # as embedded
         self.from_example: list[bool] = []
         self.repair = SpellingRepair(set())
 
@@ -91,6 +94,7 @@ class SemanticClassifier:
         self.members = [np.flatnonzero(self.owners == index) for index in range(len(self.intents))]
         self.weights = np.array([p[1] for p in phrases], dtype=np.float32)
         self.phrases = [p[2] for p in phrases]
+        self.embedded = embedded
         self.from_example = [p[3] for p in phrases]
         self.matrix = self.embed(embedded) if phrases else np.zeros((0, 1), dtype=np.float32)
 
@@ -116,6 +120,15 @@ class SemanticClassifier:
                 best = int(members[np.argmax(similarity[members])])
                 found[intent] = (self.phrases[best], float(similarity[best]), self.from_example[best])
         return found
+
+    def calibrate(self) -> Calibration:
+        """This catalog's start, ask and refuse thresholds (`calibration.py`), from its own phrases left
+        out in turn and the shipped out-of-scope requests, read as a user's message would be."""
+        if not self.intents or not self.matrix.shape[0]:
+            return Calibration(floor=0.28, sure=0.26, margin=0.16, basis="fixed (no phrases)")
+        outside = self.embed([self.repair(normalise(p)) for p in out_of_scope_phrases()])
+        return calibration.fit(self.matrix, self.weights, self.owners, self.members, self.embedded,
+                               self.temperature, outside)
 
     def _similarity(self, utterance: str) -> np.ndarray:
         return (self.matrix @ self.embed([self.repair(normalise(utterance))])[0]) * self.weights
