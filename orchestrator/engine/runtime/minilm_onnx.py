@@ -20,7 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .minilm import HEADS, LAYERS, _model_zip, cached_vector
+from .minilm import HEADS, LAYERS, _model_zip
+from .vector_cache import VectorCache
 
 DIM = 384
 
@@ -139,15 +140,12 @@ class OnnxMiniLM:
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
         del model
-        self.cache: dict[str, np.ndarray] = {}
+        self.cache = VectorCache()
 
     def __call__(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, DIM), np.float32)
-        return np.stack([self._cached(text) for text in texts])
-
-    def _cached(self, text: str) -> np.ndarray:
-        return cached_vector(self.cache, text, self._one)
+        return np.stack(self.cache.vectors(texts, self._one))
 
     def _one(self, text: str) -> np.ndarray:
         ids = np.array(self.tokenizer.encode(text).ids, dtype=np.int64)

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from ..catalog.spec import CatalogSpec, Skill
 from . import calibration
@@ -97,14 +98,17 @@ class SemanticClassifier:
         self.embedded = embedded
         self.from_example = [p[3] for p in phrases]
         self.matrix = self.embed(embedded) if phrases else np.zeros((0, 1), dtype=np.float32)
+        # An intent's phrases are contiguous: where each non-empty one starts, for pooling in one pass.
+        self.counts = np.bincount(self.owners, minlength=len(self.intents))
+        self.present = np.flatnonzero(self.counts)
+        self.starts = np.concatenate([[0], np.cumsum(self.counts)[:-1]])[self.present] if phrases else self.present
 
     def rank(self, utterance: str) -> list[IntentGuess]:
         if not self.intents or not self.matrix.shape[0]:
             return []
-        similarity = self._similarity(utterance)
-        guesses = [IntentGuess(intent, _unit(self._pool(similarity[members])),
-                               _unit(float(similarity[members].max())) if members.size else 0.0)
-                   for intent, members in zip(self.intents, self.members, strict=True)]
+        pooled, closest = self._scores(self._similarity(utterance))
+        guesses = [IntentGuess(intent, _unit(float(score)), _unit(float(best)))
+                   for intent, score, best in zip(self.intents, pooled, closest, strict=True)]
         return sorted(guesses, key=lambda g: -g.score)
 
     def closest(self, utterance: str) -> dict[str, tuple[str, float, bool]]:
@@ -127,18 +131,43 @@ class SemanticClassifier:
         if not self.intents or not self.matrix.shape[0]:
             return Calibration(floor=0.28, sure=0.26, margin=0.16, basis="fixed (no phrases)")
         outside = self.embed([self.repair(normalise(p)) for p in out_of_scope_phrases()])
-        return calibration.fit(self.matrix, self.weights, self.owners, self.members, self.embedded,
-                               self.temperature, outside)
+        with one_blas_thread():
+            return calibration.fit(self.matrix, self.weights, self.owners, self.members, self.embedded,
+                                   self.temperature, outside)
 
     def _similarity(self, utterance: str) -> np.ndarray:
-        return (self.matrix @ self.embed([self.repair(normalise(utterance))])[0]) * self.weights
+        vector = self.embed([self.repair(normalise(utterance))])[0]
+        with one_blas_thread():
+            return (self.matrix @ vector) * self.weights
 
-    def _pool(self, similarities: np.ndarray) -> float:
-        if not similarities.size:
-            return 0.0
-        best = float(similarities.max())
+    def _scores(self, similarity: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each intent's pooled score and closest phrase (0 for an intent without phrases), in one pass
+        over the phrases rather than a loop over the intents (150 intents cost 1.5 ms that way)."""
+        pooled = np.zeros(len(self.intents))
+        closest = np.zeros(len(self.intents))
+        if not self.present.size:
+            return pooled, closest
+        best = np.maximum.reduceat(similarity, self.starts).astype(np.float64)
+        closest[self.present] = best
         t = self.temperature
-        return best + t * float(np.log(np.mean(np.exp((similarities - best) / t)))) if t > 0 else best
+        if t <= 0:
+            pooled[self.present] = best
+            return pooled, closest
+        spread = np.exp((similarity - closest[self.owners]) / t)
+        pooled[self.present] = best + t * np.log(np.add.reduceat(spread, self.starts) / self.counts[self.present])
+        return pooled, closest
+
+
+_blas: ThreadpoolController | None = None
+
+
+def one_blas_thread():
+    """numpy's BLAS on one thread for the matcher's products: they are small, and OpenBLAS's threads
+    fighting over two shared cores cost 15x the CPU (8 ms against 0.5 ms at 7,650 phrases)."""
+    global _blas
+    if _blas is None:
+        _blas = ThreadpoolController()
+    return _blas.limit(limits=1, user_api="blas")
 
 
 def _unit(score: float) -> float:
