@@ -91,12 +91,16 @@ def _toy(vectors: dict[str, list[list[float]]], outside: list[list[float]]) -> t
     return fitted, (out @ matrix.T).max(axis=1)
 
 
-def test_the_refuse_threshold_lets_few_out_of_scope_requests_through():
+def _two_intents() -> tuple[dict[str, list[list[float]]], list[list[float]]]:
     rng = np.random.default_rng(1)
     a = [[1, 0.1 * x, 0, 0] for x in rng.normal(size=12)]
     b = [[0, 1, 0.1 * x, 0] for x in rng.normal(size=12)]
-    outside = [[0.2 * x, 0.2 * y, 0, 1] for x, y in rng.normal(size=(60, 2))]
-    c, closest = _toy({"a": a, "b": b}, outside)
+    return {"a": a, "b": b}, [[0.2 * x, 0.2 * y, 0, 1] for x, y in rng.normal(size=(60, 2))]
+
+
+def test_the_refuse_threshold_lets_few_out_of_scope_requests_through(monkeypatch):
+    monkeypatch.setattr(calibration, "PRIOR", 0)  # the fit alone, not drawn towards the fixed thresholds
+    c, closest = _toy(*_two_intents())
     assert c.basis == "fitted on 24 of its own phrases left out in turn and 60 out-of-scope requests"
     assert (closest >= c.floor).mean() <= calibration.OOS_LET_THROUGH + 1e-9
     assert c.floor <= c.sure
@@ -105,3 +109,12 @@ def test_the_refuse_threshold_lets_few_out_of_scope_requests_through():
 def test_a_catalog_of_one_intent_keeps_the_fixed_thresholds():
     c, _ = _toy({"a": [[1, 0, 0], [1, 0.1, 0], [1, 0, 0.1]]}, [[0, 0, 1]])
     assert c.basis.startswith("fixed")
+
+
+def test_a_small_catalogs_thresholds_are_drawn_towards_the_fixed_ones(monkeypatch):
+    monkeypatch.setattr(calibration, "PRIOR", 0)
+    alone, _ = _toy(*_two_intents())
+    monkeypatch.setattr(calibration, "PRIOR", 200)
+    drawn, _ = _toy(*_two_intents())  # 24 phrases: about a tenth its own
+    assert abs(drawn.floor - calibration.PRIOR_REFUSE) < abs(alone.floor - calibration.PRIOR_REFUSE)
+    assert abs(drawn.margin - calibration.PRIOR_MARGIN) <= abs(alone.margin - calibration.PRIOR_MARGIN)
