@@ -14,6 +14,8 @@ first so that "I'd" leaves no stray "d".
 from __future__ import annotations
 
 import importlib.util
+import logging
+import os
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
@@ -26,6 +28,8 @@ from .calibration import Calibration, out_of_scope_phrases
 from .nlu import IntentGuess, enum_options
 from .spelling import SpellingRepair
 from .text import normalise
+
+log = logging.getLogger(__name__)
 
 # Words that carry no request on their own: they must not decide between intents ("could I *get* ...").
 FILLER = frozenset(
@@ -42,8 +46,20 @@ class Embedder(Protocol):
 
 def default_embedder() -> Embedder:
     """all-MiniLM-L6-v2 in int8 by onnxruntime (`minilm_onnx.py`), else in numpy (`minilm.py`) when
-    onnxruntime is not installed; ImportError when the model's package is not installed either."""
-    if all(importlib.util.find_spec(name) for name in ("onnxruntime", "onnx")):
+    onnxruntime is not installed; ImportError when the model's package is not installed either.
+    With `CONCERTO_ENCODER=mpnet`, all-mpnet-base-v2 (`mpnet.py`) instead, when it is installed and its
+    weights are the published ones; otherwise MiniLM, saying why in the log."""
+    onnx = all(importlib.util.find_spec(name) for name in ("onnxruntime", "onnx"))
+    if os.environ.get("CONCERTO_ENCODER", "minilm").strip().lower() == "mpnet":
+        try:
+            if not onnx:
+                raise ImportError("all-mpnet-base-v2 runs on onnxruntime, which is not installed")
+            from .mpnet import mpnet_embedder
+
+            return mpnet_embedder()
+        except (ImportError, ValueError) as error:  # not installed, or weights refused (mpnet.WeightsRefused)
+            log.error("CONCERTO_ENCODER=mpnet but all-mpnet-base-v2 cannot be used (%s); using MiniLM", error)
+    if onnx:
         from .minilm_onnx import onnx_embedder
 
         return onnx_embedder()
