@@ -11,7 +11,11 @@ measured once, is the clean one.
 "wrong starts" a turn that starts an intent that is not the one asked for (an out-of-scope request
 that starts anything counts), out of all phrasings; "asked, right one offered" a "did you mean A (or
 B)?" that offers the right one; "none refused" the share of out-of-scope requests answered with the
-help text rather than an intent or a question.
+help text rather than an intent or a question; "OOS false starts" the share of them that start an intent.
+Each catalog's thresholds are fitted on the catalog itself (`runtime/calibration.py`).
+
+Then the public benchmarks (`bench/nlu_public.py`: Banking77, CLINC150 with out-of-scope, HWU64 at 5 and
+10 examples per intent), read from `$CONCERTO_BENCH_DATA`; each one missing is skipped with a line.
 
 Every phrasing is timed as new: the embedder's cache is emptied before each one. Times are wall and
 process CPU time per utterance; on a machine shared with other work the wall times are upper bounds.
@@ -31,6 +35,7 @@ from orchestrator.engine.runtime.intents import IntentMatcher
 from orchestrator.engine.runtime.nlu import TfidfClassifier
 from orchestrator.engine.runtime.semantic import SemanticClassifier, default_embedder
 
+from . import nlu_public
 from .common import BANKING, p95
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -51,7 +56,7 @@ def catalog(name: str) -> CatalogSpec:
 
 
 def evaluate(matcher: IntentMatcher, cases: dict[str, list[str]]) -> dict[str, float]:
-    top1 = decided = offered = total = refused = nones = wrong = 0
+    top1 = decided = offered = total = refused = nones = wrong = false_starts = 0
     cache = getattr(getattr(matcher.classifier, "embed", None), "cache", {})
     times: list[float] = []
     cpu: list[float] = []  # the process's own CPU time: what an idle machine would take, near enough
@@ -66,6 +71,7 @@ def evaluate(matcher: IntentMatcher, cases: dict[str, list[str]]) -> dict[str, f
             if intent == "none":
                 nones += 1
                 refused += decision.kind == "none"
+                false_starts += decision.kind == "intent"
                 continue
             total += 1
             top1 += bool(decision.ranked) and decision.ranked[0].intent == intent
@@ -73,13 +79,17 @@ def evaluate(matcher: IntentMatcher, cases: dict[str, list[str]]) -> dict[str, f
             offered += decision.kind == "ambiguous" and intent in decision.alternatives
     return {"n": total, "top1": top1 / total, "decided": decided / total, "offered": offered / total,
             "wrong": wrong / (total + nones),
-            "none": refused / max(nones, 1), "nones": nones, "median": sorted(times)[len(times) // 2],
+            "none": refused / max(nones, 1), "nones": nones, "false_starts": false_starts / max(nones, 1),
+            "median": sorted(times)[len(times) // 2],
             "p95": p95(times), "cpu_median": sorted(cpu)[len(cpu) // 2], "cpu_p95": p95(cpu)}
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--classifier", choices=("semantic", "tfidf", "both"), default="both")
+    parser.add_argument("--no-public", dest="public", action="store_false",
+                        help="leave out the public benchmarks (bench/nlu_public.py)")
+    parser.add_argument("--limit", type=int, help="at most this many test messages per public benchmark")
     options = parser.parse_args(argv)
     files = {file for pairs in SETS.values() for _, file in pairs}
     sets = {file: yaml.safe_load((DATA / file).read_text()) for file in files}
@@ -91,8 +101,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"Embedder: {type(embedder).__name__}, loaded in {time.perf_counter() - started:.2f} s, "
               f"process memory {before} -> {_rss_mb()} MB (RSS).\n")
     print("| classifier | catalog | set | phrasings | top-1 | started right | wrong starts | "
-          "asked, right one offered | none refused | median ms | p95 ms | CPU median ms | CPU p95 ms |")
-    print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+          "asked, right one offered | none refused | OOS false starts | median ms | p95 ms | CPU median ms | "
+          "CPU p95 ms |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for kind in kinds:
         for name in CATALOGS:
             spec = catalog(name)
@@ -100,8 +111,12 @@ def main(argv: list[str] | None = None) -> None:
             for label, file in SETS[name]:
                 r = evaluate(matcher, sets[file][name])
                 print(f"| {kind} | {name} | {label} | {r['n']} | {r['top1']:.0%} | {r['decided']:.0%} | "
-                      f"{r['wrong']:.0%} | {r['offered']:.0%} | {r['none']:.0%} of {r['nones']} | {r['median']:.2f} | "
-                      f"{r['p95']:.2f} | {r['cpu_median']:.2f} | {r['cpu_p95']:.2f} |")
+                      f"{r['wrong']:.0%} | {r['offered']:.0%} | {r['none']:.0%} of {r['nones']} | "
+                      f"{r['false_starts']:.0%} | {r['median']:.2f} | {r['p95']:.2f} | {r['cpu_median']:.2f} | "
+                      f"{r['cpu_p95']:.2f} |")
+    if "semantic" in kinds and options.public:
+        print()
+        nlu_public.run(limit=options.limit)
 
 
 def _rss_mb() -> int:

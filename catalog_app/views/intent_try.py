@@ -1,4 +1,5 @@
-"""The studio's intent tester: which intent a phrase would start, with what score, as the chat decides."""
+"""The studio's intent tester: which intent a phrase would start, with what score and why, as the chat
+decides, beside the thresholds fitted on this catalog."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ MAX_PHRASE = 500
 
 
 def intent_trial(*, spec: CatalogSpec, phrase: str) -> dict[str, Any]:
-    """The chat's decision on `phrase` for `spec`, and every intent's score, best first."""
+    """The chat's decision on `phrase` for `spec` with its reason, every intent's score, best first, and the
+    catalog's thresholds (refuse, start, lead) with what they were fitted on."""
     phrase = phrase.strip()[:MAX_PHRASE]
     if not phrase or not spec.intents:
         return {"phrase": phrase, "decision": None, "rows": []}
@@ -28,8 +30,7 @@ def intent_trial(*, spec: CatalogSpec, phrase: str) -> dict[str, Any]:
     rows = [{"intent": g.intent, "description": described.get(g.intent, ""), "score": round(g.score, 2),
              "percent": round(g.score * 100), "closest": _source(closest.get(g.intent))}
             for g in decision.ranked]
-    return {"phrase": phrase, "decision": decision, "rows": rows, "floor": matcher.calibration.floor,
-            "sure": matcher.calibration.sure}
+    return {"phrase": phrase, "decision": decision, "rows": rows, "calibration": matcher.calibration}
 
 
 def _source(closest: tuple[str, float, bool] | None) -> tuple[str, str] | None:

@@ -1,9 +1,10 @@
 """Deciding which request an utterance makes: one intent, a choice between two close ones, or none.
 
 `IntentMatcher` wraps any `IntentClassifier` (the semantic one by default, TF-IDF as the fallback when
-the embeddings cannot be loaded) and turns its ranking into a decision with a confidence: below the
-classifier's threshold nothing fits ("I can help with ..."); two intents within its margin of each
-other are offered as "did you mean A or B?".
+the embeddings cannot be loaded) and turns its ranking into a decision with its reason in words: below
+the refuse threshold nothing fits ("I can help with ..."); two intents within the margin of each other,
+or a best one below the start threshold, are offered as "did you mean A or B?". The semantic
+classifier's thresholds are fitted on each catalog when it is fitted (`calibration.py`).
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from __future__ import annotations
 import logging
 import re
 import threading
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from ..catalog.spec import CatalogSpec
+from .calibration import Calibration
 from .nlu import CLAUSE, IntentClassifier, IntentGuess, TfidfClassifier
 
 log = logging.getLogger(__name__)
@@ -41,24 +44,9 @@ def _fit(guess: IntentGuess) -> float:
     return guess.score if guess.best is None else guess.best
 
 
-@dataclass(frozen=True)
-class Calibration:
-    """Below `floor` nothing fits (judged on `IntentGuess.best` when there is one); below `sure`, or
-    when the runner-up is within `margin` of the score (relatively: 0.16 is 16% of it), ask."""
-
-    floor: float
-    sure: float
-    margin: float
-
-
-# Chosen on bench/data/nlu_dev.yaml only (never on the held-out sets). Whether anything fits is judged
-# on the closest single phrase (`IntentGuess.best`, plain cosine: the same scale in every catalog);
-# starting outright on the pooled score and, above all, on its lead over the runner-up, relative to
-# the score: 0.60 against 0.53 ("a question about my card": status or new card?) is closer than 0.36
-# against 0.30 ("a platinum visa"). On the dev set (90 phrasings) this starts 79% outright with 1 wrong
-# start, where the old rule (best phrase 0.42, lead 0.04) started 50% with the same wrong start;
-# relative leads of 0.16 to 0.25 keep that one wrong start, 0.14 makes two. Embedding cosines run
-# higher than TF-IDF overlaps, and TF-IDF keeps its old behaviour (one threshold, no clarification).
+# Fixed thresholds for classifiers that cannot be calibrated on their catalog (TF-IDF keeps its old
+# behaviour: one threshold, no clarification), and the semantic classifier's old constants (chosen on
+# bench/data/nlu_dev.yaml) for a catalog too small to fit its own (`calibration.py`).
 CALIBRATION = {"SemanticClassifier": Calibration(floor=0.28, sure=0.26, margin=0.16),
                "TfidfClassifier": Calibration(floor=0.3, sure=0.3, margin=0.0)}
 DEFAULT_CALIBRATION = Calibration(floor=0.3, sure=0.3, margin=0.0)
@@ -71,6 +59,7 @@ class IntentDecision:
     score: float = 0.0  # the intent's score; for "none", the closest phrase's similarity
     alternatives: tuple[str, ...] = ()  # the close intents (kind "ambiguous"), best first
     ranked: tuple[IntentGuess, ...] = ()
+    reason: str = ""  # why, in words: "nothing close", "too close to X", ...
 
 
 def default_classifier() -> IntentClassifier:
@@ -99,33 +88,57 @@ def warm_up() -> float:
     return time.perf_counter() - started
 
 
-# Fitted default classifiers by what they were fitted on: the chat builds an orchestrator every turn,
-# and embedding a catalog's phrases again each time would cost more than the turn itself.
-_fitted: dict[tuple, IntentClassifier] = {}
+# Fitted default classifiers and their calibration by what they were fitted on: the chat builds an
+# orchestrator every turn, and embedding a catalog's phrases again each time would cost more than the turn.
+_fitted: dict[tuple, tuple[IntentClassifier, Calibration]] = {}
 _fitted_lock = threading.Lock()
 MAX_FITTED = 64
+
+
+def calibrate(classifier: IntentClassifier) -> Calibration:
+    """The catalog's own thresholds when the classifier can fit them (the semantic one), else fixed ones."""
+    fitted = getattr(classifier, "calibrate", None)
+    if fitted is not None:
+        return fitted()
+    return CALIBRATION.get(type(classifier).__name__, DEFAULT_CALIBRATION)
 
 
 class IntentMatcher:
     def __init__(self, spec: CatalogSpec, classifier: IntentClassifier | None = None):
         from .semantic import intent_context
 
-        examples = {i.name: tuple(i.examples) for i in spec.intents}
-        context = {name: tuple(phrases) for name, phrases in intent_context(spec).items()}
+        self._fit({i.name: tuple(i.examples) for i in spec.intents},
+                  {name: tuple(phrases) for name, phrases in intent_context(spec).items()}, classifier)
+
+    @classmethod
+    def from_phrases(cls, examples: Mapping[str, Sequence[str]], context: Mapping[str, Sequence[str]] | None = None,
+                     classifier: IntentClassifier | None = None) -> IntentMatcher:
+        """A matcher of intents given as phrases rather than a catalog (the public benchmarks' intents
+        have examples and a name, no goal)."""
+        matcher = cls.__new__(cls)
+        matcher._fit({k: tuple(v) for k, v in examples.items()},
+                     {k: tuple(v) for k, v in (context or {}).items()}, classifier)
+        return matcher
+
+    def _fit(self, examples: dict[str, tuple[str, ...]], context: dict[str, tuple[str, ...]],
+             classifier: IntentClassifier | None) -> None:
         if classifier is None:
             key = (tuple(examples.items()), tuple(context.items()))
             with _fitted_lock:
-                classifier = _fitted.get(key)
-                if classifier is None:
+                found = _fitted.get(key)
+                if found is None:
                     classifier = default_classifier()
                     classifier.fit(examples, context=context)
+                    found = (classifier, calibrate(classifier))
                     if len(_fitted) >= MAX_FITTED:
                         _fitted.pop(next(iter(_fitted)))
-                    _fitted[key] = classifier
+                    _fitted[key] = found
+            classifier, calibration = found
         else:
             classifier.fit(examples, context=context)
+            calibration = calibrate(classifier)
         self.classifier = classifier
-        self.calibration = CALIBRATION.get(type(self.classifier).__name__, DEFAULT_CALIBRATION)
+        self.calibration = calibration
 
     def rank(self, text: str) -> list[IntentGuess]:
         return self.classifier.rank(request_text(text))
@@ -138,17 +151,31 @@ class IntentMatcher:
 
     def decide(self, text: str) -> IntentDecision:
         if not WORDS.search(VALUES.sub(" ", text)):  # "ada@example.com", "123-45-6789": a value, no request
-            return IntentDecision("none")
+            return IntentDecision("none", reason="a value, not a request")
         ranked = tuple(self.rank(text))
         c = self.calibration
         if not ranked or _fit(ranked[0]) < c.floor:
-            return IntentDecision("none", score=_fit(ranked[0]) if ranked else 0.0, ranked=ranked)
+            fit = _fit(ranked[0]) if ranked else 0.0
+            return IntentDecision("none", score=fit, ranked=ranked,
+                                  reason=f"nothing close: the closest phrase scores {fit:.2f}, below the refuse "
+                                         f"threshold {c.floor:.2f}")
         best = ranked[0]
         runner_up = ranked[1] if len(ranked) > 1 and _fit(ranked[1]) >= c.floor else None
         if runner_up is not None and best.score - runner_up.score < c.margin * best.score:
             return IntentDecision("ambiguous", score=best.score, alternatives=(best.intent, runner_up.intent),
-                                  ranked=ranked)
+                                  ranked=ranked,
+                                  reason=f"too close to {runner_up.intent}: {best.score:.2f} against "
+                                         f"{runner_up.score:.2f}, a lead of {_lead(best, runner_up):.0%} where "
+                                         f"{c.margin:.0%} is needed")
         if best.score < c.sure:  # plausible but unsure: "did you mean A?" (or A or B)
             alternatives = (best.intent,) + ((runner_up.intent,) if runner_up is not None else ())
-            return IntentDecision("ambiguous", score=best.score, alternatives=alternatives, ranked=ranked)
-        return IntentDecision("intent", intent=best.intent, score=best.score, ranked=ranked)
+            return IntentDecision("ambiguous", score=best.score, alternatives=alternatives, ranked=ranked,
+                                  reason=f"not sure enough: {best.score:.2f}, below the start threshold "
+                                         f"{c.sure:.2f}")
+        ahead = f", {_lead(best, runner_up):.0%} ahead of {runner_up.intent}" if runner_up is not None else ""
+        return IntentDecision("intent", intent=best.intent, score=best.score, ranked=ranked,
+                              reason=f"clear: {best.score:.2f}, at or above the start threshold {c.sure:.2f}{ahead}")
+
+
+def _lead(best: IntentGuess, runner_up: IntentGuess) -> float:
+    return (best.score - runner_up.score) / best.score if best.score > 0 else 0.0

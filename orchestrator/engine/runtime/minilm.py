@@ -7,19 +7,18 @@ per token: a few milliseconds for a short utterance on one CPU core.
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import zipfile
-from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
+from .vector_cache import VectorCache
+
 LAYERS = 6
 HEADS = 12
-CACHE_SIZE = 4096
 
 
 def _model_zip() -> Path:
@@ -42,7 +41,7 @@ class MiniLM:
         self.tokenizer.enable_truncation(max_length=128)
         self.layers = [self._prepare(i) for i in range(LAYERS)]
         self.blas = ThreadpoolController()
-        self.cache: dict[str, np.ndarray] = {}
+        self.cache = VectorCache()
 
     def _prepare(self, i: int) -> dict[str, np.ndarray]:
         """One layer's weights, transposed for row vectors, with query, key and value fused in one matrix."""
@@ -65,10 +64,7 @@ class MiniLM:
             return np.zeros((0, 384), np.float32)
         # One BLAS thread: these matrices are small, and threads fighting over two cores cost 10x more.
         with self.blas.limit(limits=1, user_api="blas"):
-            return np.stack([self._cached(text) for text in texts])
-
-    def _cached(self, text: str) -> np.ndarray:
-        return cached_vector(self.cache, text, self._one)
+            return np.stack(self.cache.vectors(texts, self._one))
 
     def _one(self, text: str) -> np.ndarray:
         ids = np.array(self.tokenizer.encode(text).ids)
@@ -93,18 +89,6 @@ class MiniLM:
         x = _norm(x + context @ p["out"] + p["out_b"], p["ln1"], p["ln1_b"])
         hidden = _gelu(x @ p["up"] + p["up_b"])
         return _norm(x + hidden @ p["down"] + p["down_b"], p["ln2"], p["ln2_b"])
-
-
-def cached_vector(cache: dict[str, np.ndarray], text: str, encode: Callable[[str], np.ndarray]) -> np.ndarray:
-    """`encode(text)`, kept: the same short texts come back often ("yes", a catalog's examples at every fit)."""
-    vector = cache.get(text)
-    if vector is None:
-        vector = encode(text)
-        if len(cache) >= CACHE_SIZE:
-            with contextlib.suppress(StopIteration, RuntimeError):  # another thread evicted it first
-                cache.pop(next(iter(cache)), None)
-        cache[text] = vector
-    return vector
 
 
 def _norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:

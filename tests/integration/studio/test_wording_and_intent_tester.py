@@ -60,3 +60,17 @@ def test_the_intent_tester_shows_the_phrase_each_score_rests_on_and_where_it_com
     # the runner-up rests on a skill's description, which names both a new card and its status
     assert ("apply_credit_card apply for a credit card closest: “Submits a credit card application, or reports "
             "the status of one” (the catalog's descriptions)") in page
+
+
+def test_the_intent_tester_gives_its_reason_in_words_and_the_catalogs_thresholds(logged_in, banking):
+    page = text(logged_in.get("/catalogs/banking/try-intent/",
+                              {"version": "1", "phrase": "I have a question about my card"}, **HTMX))
+    assert page.startswith("Asks “did you mean …?”")
+    # Not "score 0.75, below 0.26 or too close to the next", which read as if 0.75 were below 0.26.
+    assert "or too close to the next" not in page
+    assert "Why: too close to " in page and "is needed" in page
+    assert "This catalog's thresholds: refuse when the closest phrase is below 0." in page
+    assert "fitted on" in page and "out-of-scope requests" in page
+
+    page = text(logged_in.get("/catalogs/banking/try-intent/", {"version": "1", "phrase": "tell me a joke"}, **HTMX))
+    assert "Why: nothing close: the closest phrase scores 0." in page

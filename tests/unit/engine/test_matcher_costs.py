@@ -1,0 +1,70 @@
+"""What matching costs: one BLAS thread for the matcher's products, and no phrase embedded twice."""
+
+from __future__ import annotations
+
+import numpy as np
+from threadpoolctl import threadpool_info
+
+from orchestrator.engine.runtime.semantic import SemanticClassifier
+from orchestrator.engine.runtime.vector_cache import VectorCache
+
+
+class CountingEmbedder:
+    """Pseudo-random unit vectors per text, through the models' cache, counting what it really encodes."""
+
+    def __init__(self, capacity: int = 4096):
+        self.cache = VectorCache(capacity)
+        self.encoded = 0
+
+    def _one(self, text: str) -> np.ndarray:
+        self.encoded += 1
+        vector = np.random.default_rng(abs(hash(text)) % 2**32).normal(size=16).astype(np.float32)
+        return vector / np.linalg.norm(vector)
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        return np.stack(self.cache.vectors(texts, self._one))
+
+
+def _catalog(size: int) -> dict[str, list[str]]:
+    return {f"intent_{i}": [f"phrase {i} {j}" for j in range(50)] for i in range(size // 50)}
+
+
+def test_an_edit_of_a_large_catalog_embeds_only_the_changed_phrase():
+    """7,650 phrases: the old 4,096-phrase cache, oldest out first, re-embedded all of them at every edit."""
+    embedder = CountingEmbedder(capacity=4096)
+    classifier = SemanticClassifier(embedder)
+    examples = _catalog(7650)
+    classifier.fit(examples)
+    assert embedder.encoded == 7650
+    examples["intent_0"] = [*examples["intent_0"][1:], "a new way to say it"]
+    classifier.fit(examples)
+    assert embedder.encoded == 7651
+
+
+def test_messages_make_room_for_each_other_but_not_for_the_catalog_being_fitted():
+    cache = VectorCache(capacity=3)
+    encode = lambda text: np.array([float(len(text))])  # noqa: E731
+    cache.vectors(["a", "bb", "ccc", "dddd", "eeeee"], encode)  # a batch larger than the capacity stays whole
+    assert len(cache) == 5
+    cache.vectors(["x"], encode)  # then back to the capacity, least recently used out first
+    assert set(cache._vectors) == {"dddd", "eeeee", "x"}
+    cache.vectors(["dddd"], encode)
+    cache.vectors(["y"], encode)
+    assert set(cache._vectors) == {"x", "dddd", "y"}
+
+
+def test_the_matchers_products_run_on_one_blas_thread():
+    threads: list[int] = []
+
+    class Recording(np.ndarray):
+        def __matmul__(self, other):
+            # numpy's own BLAS (scipy, once imported, brings another that numpy's products never use)
+            threads.extend(lib["num_threads"] for lib in threadpool_info()
+                           if lib["user_api"] == "blas" and "numpy" in lib["filepath"])
+            return np.asarray(self) @ other
+
+    classifier = SemanticClassifier(CountingEmbedder())
+    classifier.fit(_catalog(500))
+    classifier.matrix = classifier.matrix.view(Recording)
+    classifier.rank("phrase 3 4")
+    assert threads and set(threads) == {1}
