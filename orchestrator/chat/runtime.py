@@ -2,7 +2,7 @@
 
 The engine is pure; this module picks its parts from the database and the settings. The spec and
 the planner are cached per version content by `catalog_app.selectors` and `catalog_app.planning`;
-the HTTP client is kept here, one per policy.
+the HTTP clients are kept here, one of each kind per policy.
 """
 
 from __future__ import annotations
@@ -10,7 +10,9 @@ from __future__ import annotations
 import os
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from django.conf import settings
 
@@ -26,23 +28,23 @@ from orchestrator.engine.runtime.skills import Invokers, SimulatedSkills
 from orchestrator.engine.runtime.turns import PlannerOrchestrator
 from orchestrator.modes import AssistantMode
 
-_http: dict[tuple, HttpSkills] = {}
+_clients: dict[tuple, HttpSkills | HttpApiSkills] = {}
 _lock = threading.Lock()
+Client = TypeVar("Client", HttpSkills, HttpApiSkills)
 
 
-def http_skills() -> HttpSkills:
-    """One HTTP client per policy: it pools connections, and building one (TLS set-up) is slow."""
-    key = (tuple(settings.CONCERTO_SKILL_HOSTS), bool(settings.CONCERTO_SKILL_ALLOW_PRIVATE),
-           float(settings.CONCERTO_SKILL_TIMEOUT))
+def _client(kind: type[Client], build: Callable[[EndpointPolicy, float], Client]) -> Client:
+    """One client of each kind per SSRF policy and timeout: it pools connections, and building one
+    (TLS set-up) is slow."""
+    hosts, allow_private = tuple(settings.CONCERTO_SKILL_HOSTS), bool(settings.CONCERTO_SKILL_ALLOW_PRIVATE)
+    timeout = float(settings.CONCERTO_SKILL_TIMEOUT)
+    key = (kind, hosts, allow_private, timeout)
     with _lock:
-        client = _http.get(key)
+        client = _clients.get(key)
         if client is None:
-            policy = EndpointPolicy(allowed_hosts=list(key[0]), allow_private=key[1])
-            client = _http[key] = HttpSkills(policy, timeout=key[2])
-        return client
-
-
-_api: dict[tuple, HttpApiSkills] = {}
+            client = _clients[key] = build(EndpointPolicy(allowed_hosts=list(hosts), allow_private=allow_private),
+                                           timeout)
+        return client  # type: ignore[return-value]
 
 
 def skill_secret(name: str) -> str | None:
@@ -51,16 +53,14 @@ def skill_secret(name: str) -> str | None:
     return os.environ.get("CONCERTO_SECRET_" + re.sub(r"[^A-Za-z0-9]", "_", name).upper()) or None
 
 
+def http_skills() -> HttpSkills:
+    """The caller of skills with an endpoint of their own."""
+    return _client(HttpSkills, lambda policy, timeout: HttpSkills(policy, timeout=timeout))
+
+
 def http_api_skills() -> HttpApiSkills:
-    """The caller of skills bound to an HTTP API operation, under the same SSRF policy as `http_skills`."""
-    key = (tuple(settings.CONCERTO_SKILL_HOSTS), bool(settings.CONCERTO_SKILL_ALLOW_PRIVATE),
-           float(settings.CONCERTO_SKILL_TIMEOUT))
-    with _lock:
-        client = _api.get(key)
-        if client is None:
-            policy = EndpointPolicy(allowed_hosts=list(key[0]), allow_private=key[1])
-            client = _api[key] = HttpApiSkills(policy, skill_secret, timeout=key[2])
-        return client
+    """The caller of skills bound to an HTTP API operation, under the same SSRF policy."""
+    return _client(HttpApiSkills, lambda policy, timeout: HttpApiSkills(policy, skill_secret, timeout=timeout))
 
 
 @dataclass
