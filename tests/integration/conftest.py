@@ -27,6 +27,20 @@ def analyst(workspace):
 
 
 @pytest.fixture
+def admin(workspace):
+    """An admin of the workspace, with a password for the API's basic auth."""
+    user = user_create(username="ada", password=PASSWORD)
+    membership_set(workspace=workspace, user=user, role=Role.ADMIN)
+    return user
+
+
+@pytest.fixture
+def admin_auth(admin) -> dict[str, str]:
+    token = base64.b64encode(f"{admin.username}:{PASSWORD}".encode()).decode()
+    return {"HTTP_AUTHORIZATION": f"Basic {token}"}
+
+
+@pytest.fixture
 def banking(workspace, banking_spec: CatalogSpec) -> CatalogVersion:
     return catalog_import(workspace=workspace, spec=banking_spec)
 

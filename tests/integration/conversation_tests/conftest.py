@@ -2,33 +2,17 @@
 
 from __future__ import annotations
 
-import base64
-
 import pytest
 
 from catalog_app.editing import element_updated, version_edit
-from catalog_app.models import CatalogVersion, Role
-from catalog_app.services import membership_set, user_create, version_create_draft, version_promote
+from catalog_app.models import CatalogVersion
+from catalog_app.services import version_create_draft, version_promote
 from orchestrator.chat.models import ChatSession
 from orchestrator.chat.studio_services import studio_message_post
 from orchestrator.conversation_tests.models import ConversationTest
 from orchestrator.conversation_tests.services import conversation_test_from_session
-from tests.integration.conftest import PASSWORD
 
 LOAN = ["I'd like to apply for a loan", "ada@example.com", "123-45-6789", "yes"]
-
-
-@pytest.fixture
-def admin(workspace):
-    user = user_create(username="ada", password=PASSWORD)
-    membership_set(workspace=workspace, user=user, role=Role.ADMIN)
-    return user
-
-
-@pytest.fixture
-def admin_auth(admin) -> dict[str, str]:
-    token = base64.b64encode(f"{admin.username}:{PASSWORD}".encode()).decode()
-    return {"HTTP_AUTHORIZATION": f"Basic {token}"}
 
 
 def talk(version: CatalogVersion, texts: list[str]) -> ChatSession:

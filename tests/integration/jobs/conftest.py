@@ -2,34 +2,17 @@
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Iterator
 
 import pytest
 import yaml
 
-from catalog_app.models import Role
-from catalog_app.services import membership_set, user_create
 from orchestrator.simulation.models import SimulationScenario
 from orchestrator.simulation.services import scenario_save
 from tests.conftest import ROOT
-from tests.integration.conftest import PASSWORD
 
 # Nothing listens on port 1: connecting is refused at once, as when Redis is stopped.
 UNREACHABLE = "redis://127.0.0.1:1/0"
-
-
-@pytest.fixture
-def admin(workspace):
-    user = user_create(username="ada", password=PASSWORD)
-    membership_set(workspace=workspace, user=user, role=Role.ADMIN)
-    return user
-
-
-@pytest.fixture
-def admin_auth(admin) -> dict[str, str]:
-    token = base64.b64encode(f"{admin.username}:{PASSWORD}".encode()).decode()
-    return {"HTTP_AUTHORIZATION": f"Basic {token}"}
 
 
 @pytest.fixture

@@ -2,32 +2,14 @@
 
 from __future__ import annotations
 
-import base64
-
 import pytest
 import yaml
 
-from catalog_app.models import Role
-from catalog_app.services import membership_set, user_create
 from orchestrator.simulation.models import SimulationRun
 from orchestrator.simulation.services import run_create, run_execute, scenario_save
 from tests.conftest import ROOT
-from tests.integration.conftest import PASSWORD
 
 DEMO = ROOT / "catalog_app" / "demo"
-
-
-@pytest.fixture
-def admin(workspace):
-    user = user_create(username="ada", password=PASSWORD)
-    membership_set(workspace=workspace, user=user, role=Role.ADMIN)
-    return user
-
-
-@pytest.fixture
-def admin_auth(admin) -> dict[str, str]:
-    token = base64.b64encode(f"{admin.username}:{PASSWORD}".encode()).decode()
-    return {"HTTP_AUTHORIZATION": f"Basic {token}"}
 
 
 @pytest.fixture
