@@ -126,6 +126,7 @@ MONEY = re.compile(r"(?<![\w.])\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s?
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
 ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 PHONE = re.compile(r"(?<![A-Za-z0-9])\+?\d[\d\s().-]{6,}\d(?![A-Za-z0-9])")  # not inside "AC12345678"
+MAX_PHONE_DIGITS = 15
 DEFAULT_REGION = "US"  # for numbers written without a country code
 ENUM_CLOSENESS = 80  # rapidfuzz ratio: "platnum" and "platinium" are platinum, "good" is not "gold"
 MULTIPLIERS = {"k": 1_000, "thousand": 1_000, "grand": 1_000, "m": 1_000_000, "million": 1_000_000}
@@ -364,11 +365,12 @@ def _regex(pattern: str, utterance: str) -> str | None:
     found = _regex_as_typed(pattern, utterance)
     if found is not None:
         return found
-    for separator in SEPARATORS:
-        if separator in pattern:
-            respelt = DIGIT_SEPARATOR.sub(separator, utterance)
-            if respelt != utterance and (found := _regex_as_typed(pattern, respelt)) is not None:
-                return found
+    own = [separator for separator in SEPARATORS if separator in pattern]
+    # a pattern with no separator of its own takes the digits run together: "4111 1111 1111 1111"
+    for separator in own or [""]:
+        respelt = DIGIT_SEPARATOR.sub(separator, utterance)
+        if respelt != utterance and (found := _regex_as_typed(pattern, respelt)) is not None:
+            return found
     return None
 
 
@@ -420,7 +422,9 @@ def _phone(utterance: str) -> str | None:
     for match in phonenumbers.PhoneNumberMatcher(utterance, DEFAULT_REGION, leniency=phonenumbers.Leniency.POSSIBLE):
         return phonenumbers.format_number(match.number, phonenumbers.PhoneNumberFormat.E164)
     match = PHONE.search(utterance)
-    return re.sub(r"[^\d+]", "", match.group(0)) if match else None
+    digits = re.sub(r"[^\d+]", "", match.group(0)) if match else None
+    # E.164 numbers have at most 15 digits: "4111 1111 1111 1111" is a card number, not a phone
+    return digits if digits and len(digits.lstrip("+")) <= MAX_PHONE_DIGITS else None
 
 
 def enum_options(fmt: str) -> list[str]:
