@@ -461,9 +461,18 @@ CLAUSE = re.compile(r",(?!\d{3}\b)|[;!?]|\.\s|\band\b|\bbut\b", re.I)  # not the
 def element_words(element: Element) -> set[str]:
     """The words that name an element in a sentence: its name's parts, its label and description."""
     text = " ".join((element.name.replace("_", " "), element.label or "", element.description))
-    words = set(tokens(text)) - {"your", "the", "a"}
-    # "yearly income" is named by "70 grand a year", "monthly amount" by "40 a month"
-    return words | {w[:-2] for w in words if w.endswith("ly") and len(w) >= 6}
+    return set(tokens(text)) - {"your", "the", "a"}
+
+
+# "yearly income" is named by "70 grand a year", "monthly amount" by "40 a month"; "spread 6k over two
+# years" names no yearly amount.
+RATE = re.compile(r"\b(?:a|an|per|each|every)\s+(year|month|week|day|hour)\b", re.I)
+
+
+def said_words(clause: str) -> set[str]:
+    """The words of a clause that may name an element, a rate said as "a year" included as "yearly"."""
+    rates = {unit.lower() for unit in RATE.findall(clause)}
+    return set(tokens(clause)) | {"daily" if unit == "day" else f"{unit}ly" for unit in rates}
 
 
 def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), asked: str | None = None,
@@ -490,7 +499,7 @@ def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), 
             value = extract_value(element, clause)
             if value is not None and value != asked_value:
                 found.setdefault(value, []).append(element.name)
-        said = set(tokens(clause))
+        said = said_words(clause)
         for value, names in found.items():
             named = [n for n in names if said & element_words(spec.element(n))]
             if len(named) == 1 and named[0] not in values:
@@ -585,10 +594,10 @@ def answer_value(spec: CatalogSpec, element: Element, utterance: str) -> str | N
         fitting = [(c, extract_value(element, c, whole_answer=True)) for c in clauses]
         fitting = [(c, v) for c, v in fitting if v is not None]
         for clause, value in fitting:
-            if set(tokens(clause)) & own:
+            if said_words(clause) & own:
                 return value
         for clause, value in fitting:
-            said = set(tokens(clause))
+            said = said_words(clause)
             if not any(said & words for words in others):
                 return value
     return extract_value(element, utterance, whole_answer=True)

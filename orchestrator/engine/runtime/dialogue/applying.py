@@ -21,7 +21,7 @@ from ...planning.compile import action_name
 from ...planning.task import ASK
 from ..nlu import ambiguous_date, enum_options, spoken_option, valid_value
 from ..replies import Reply
-from ..session import SessionState
+from ..session import GoalFrame, SessionState
 from . import goals
 from .commands import (
     QUESTIONS,
@@ -144,7 +144,16 @@ class Applier:
         if not isinstance(state.pending, AskFrame) or state.pending.element in {c.element for c in corrected}:
             state.pending = None  # a consent, confirmation or check is asked again with the new value
         state.plan = []
+        if state.current is None and state.completed:  # "can I have the wiki instead?" after a refusal
+            self._again(state, state.completed[-1], log)
         return "the user corrected " + ", ".join(c.element for c in corrected)
+
+    def _again(self, state: SessionState, frame: GoalFrame, log: TurnLog) -> None:
+        """The request just finished goes again when the user changes a value it used."""
+        if frame.intent is None or goals.reached(self.spec, self.executor.planner, state, frame.goal):
+            return
+        state.completed.remove(frame)
+        self.executor.push(state, frame.intent, log, said=frame.said)
 
     # --- answers to a question for a value ------------------------------------------------------
     def _answer(self, state: SessionState, frame: AskFrame, commands: list, log: TurnLog) -> str | None:
@@ -206,7 +215,9 @@ class Applier:
             state.pending = None
             state.denied.append(target)
             state.prune("authorize", (target,))  # never ask again in this session
-            log.say(Reply("text", f"Understood: I will not share it with {target.replace('_', ' ')}."))
+            refused = (self.words.element(target) if self.spec.privacy == "per_element"
+                       else f"it with {target.replace('_', ' ')}")
+            log.say(Reply("text", f"Understood: I will not share {refused}."))
             return f"consent refused for {target}"
         start = next((c for c in commands if isinstance(c, StartIntent)), None)
         if start is not None:
@@ -321,7 +332,11 @@ class Applier:
     # --- values ---------------------------------------------------------------------------------
     def remember(self, state: SessionState, given: list[SetSlot]) -> None:
         for command in given:
-            state.remember(command.element, command.value, "user", goal=goals.goal_key(state))
+            held = state.memory.get(command.element)
+            if held is not None and held.source == "user" and held.value != command.value:
+                self.executor.correct(state, command.element, command.value)  # a new value is a correction
+            else:
+                state.remember(command.element, command.value, "user", goal=goals.goal_key(state))
             if (ASK, command.element) in state.cannot_establish:  # given after all: no longer unfillable
                 state.cannot_establish.remove((ASK, command.element))
 

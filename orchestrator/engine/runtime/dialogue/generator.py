@@ -147,10 +147,13 @@ class RuleCommandGenerator:
         return commands
 
     def _question_or_request(self, text: str, context: Context) -> list[Command | Ambiguous]:
+        topic = reading.prompt_topic(text)
+        if topic != "general":  # "will you send the code to them?" asks about the prompt, whatever it matches
+            return [AskAboutPrompt(topic, text)]  # type: ignore[arg-type]
         decision = context.decide(text)
         if decision.kind == "intent" and decision.intent and decision.intent != context.current:
             return [StartIntent(decision.intent, text)]  # "can I order a headset instead?"
-        return [AskAboutPrompt(reading.prompt_topic(text), text)]  # type: ignore[arg-type]
+        return [AskAboutPrompt("general", text)]
 
     # --- a yes or a no --------------------------------------------------------------------------
     def _yes_no(self, text: str, act: str | None, frame: object, context: Context) -> list[Command | Ambiguous]:
@@ -196,7 +199,8 @@ class RuleCommandGenerator:
         intent = decision.intent if decision.kind == "intent" else None
         if act in ("yes", "no") and intent is None and self._bare_reply(text):
             return [Affirm() if act == "yes" else Deny()]
-        given = self.volunteered(text, intent or context.current, context)
+        # a new request's values replace those of an earlier one ("the crm then")
+        given = self.volunteered(text, intent or context.current, context, replacing=intent is not None)
         if intent is not None:
             return [StartIntent(intent, text), *given]
         if decision.kind == "ambiguous" and context.current not in decision.alternatives:
@@ -216,11 +220,14 @@ class RuleCommandGenerator:
 
     # --- values ---------------------------------------------------------------------------------
     def volunteered(self, text: str, intent: str | None, context: Context, asked: str | None = None,
-                    correcting: bool = False) -> list[Command]:
-        """Values `text` gives unasked. When `correcting`, a value replaces one a skill found."""
+                    correcting: bool = False, replacing: bool = False) -> list[Command]:
+        """Values `text` gives unasked. When `correcting`, a value replaces one a skill found; when
+        `replacing` (a new request), any value held."""
         state = context.state
         needed = (lambda: context.needed(intent)) if intent is not None else None
         keep = {n for n, r in state.memory.items() if r.source == "user"} if correcting else set(state.memory)
+        if replacing:
+            keep = set()
         given = extract_values(context.spec, text, skip=keep, asked=asked, needed=needed)
         return [SetSlot(name, value) for name, value in given.items()]
 

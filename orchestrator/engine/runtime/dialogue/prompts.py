@@ -130,12 +130,13 @@ class Prompts:
         if command.kind == "why" and (element is None or element not in state.memory):
             element = decision_in_question(self.spec, state, command.text) or element
         if element is None and command.kind != "what":
-            element = self._last_element(state, command.kind)
+            needed = command.kind == "why" and any(w in command.text.lower() for w in ("need", "ask", "want"))
+            element = self._last_element(state, "asked" if needed else command.kind)
         text = command.text if element is None else f"{command.kind} {element.replace('_', ' ')}"
         return explanation(self.spec, self.planner, state, command.kind, text)
 
     def _last_element(self, state: SessionState, kind: str) -> str | None:
-        if isinstance(state.pending, (AskFrame, CheckFrame)) and kind == "why":
+        if isinstance(state.pending, (AskFrame, CheckFrame)) and kind in ("why", "asked"):
             return state.pending.element
         if kind == "why":
             decided = next((x for r in reversed(state.history) if r.explanation for x in r.outputs), None)
@@ -143,5 +144,5 @@ class Prompts:
                 return decided
         produced = [x for x, held in state.memory.items() if held.source == "skill"]
         given = [x for x, held in state.memory.items() if held.source == "user"]
-        pool = produced if kind == "how" else (given + produced)
+        pool = produced if kind == "how" else given if kind == "asked" else (given + produced)
         return max(pool, key=lambda x: state.memory[x].seq, default=None)
