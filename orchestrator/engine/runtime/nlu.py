@@ -366,8 +366,8 @@ def _regex(pattern: str, utterance: str) -> str | None:
     if found is not None:
         return found
     own = [separator for separator in SEPARATORS if separator in pattern]
-    # a pattern with no separator of its own takes the digits run together: "4111 1111 1111 1111"
-    for separator in own or [""]:
+    # a pattern that allows no spaces takes the digits run together too: "4111 1111 1111 1111"
+    for separator in own + ([""] if " " not in pattern else []):
         respelt = DIGIT_SEPARATOR.sub(separator, utterance)
         if respelt != utterance and (found := _regex_as_typed(pattern, respelt)) is not None:
             return found

@@ -40,7 +40,7 @@ from .commands import (
     Stop,
     Unclear,
 )
-from .frames import YES_NO, AskFrame, CheckFrame, ChoiceFrame
+from .frames import YES_NO, AskFrame, CheckFrame, ChoiceFrame, OfferFrame
 
 
 @dataclass(frozen=True)
@@ -161,6 +161,13 @@ class RuleCommandGenerator:
             return self._question_or_request(text, context)
         if reading.hesitates(text) or reading.conditional(text):
             return [Hesitate(text)]
+        if act == "yes" and not self._bare_reply(text):
+            # "submit the loan request" at "would you also like a card?": a request with an approving verb
+            decision = context.decide(text)
+            if decision.kind == "intent" and decision.intent and decision.intent != context.current:
+                return [StartIntent(decision.intent, text)]
+            if isinstance(frame, OfferFrame) and decision.kind != "none":
+                return [Unclear(text)]
         if act == "yes":
             return [Affirm()]
         if act == "no":
