@@ -12,6 +12,7 @@ new request and the values it volunteers.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Protocol
@@ -19,8 +20,9 @@ from typing import Protocol
 from ...catalog.spec import CatalogSpec
 from ..acts import cannot_answer, control_act, recalled_words
 from ..intents import IntentDecision
-from ..nlu import TOKEN, answer_value, element_words, extract_value, extract_values, mentioned_element, tokens
+from ..nlu import TOKEN, _phrases, answer_value, element_words, extract_value, extract_values, mentioned_element, tokens
 from ..session import SessionState
+from ..text import normalise
 from . import reading
 from .commands import (
     Affirm,
@@ -40,7 +42,7 @@ from .commands import (
     Stop,
     Unclear,
 )
-from .frames import YES_NO, AskFrame, CheckFrame, ChoiceFrame, OfferFrame
+from .frames import YES_NO, AskFrame, CheckFrame, ChoiceFrame, ConsentFrame, OfferFrame
 
 
 @dataclass(frozen=True)
@@ -157,11 +159,15 @@ class RuleCommandGenerator:
 
     # --- a yes or a no --------------------------------------------------------------------------
     def _yes_no(self, text: str, act: str | None, frame: object, context: Context) -> list[Command | Ambiguous]:
+        plain = text
+        if isinstance(frame, ConsentFrame):  # "go ahead and share my social security number": the shared value named
+            plain = _named_as_it(text, frame, context.spec)
+            act = control_act(plain)
         if reading.is_question(text):
             return self._question_or_request(text, context)
         if reading.hesitates(text) or reading.conditional(text):
             return [Hesitate(text)]
-        if act == "yes" and not self._bare_reply(text):
+        if act == "yes" and not self._bare_reply(plain):
             # "submit the loan request" at "would you also like a card?": a request with an approving verb
             decision = context.decide(text)
             if decision.kind == "intent" and decision.intent and decision.intent != context.current:
@@ -273,3 +279,18 @@ class RuleCommandGenerator:
 
 def _asking(state: SessionState, element: str) -> bool:
     return isinstance(state.pending, AskFrame) and state.pending.element == element
+
+
+SHARING = re.compile(r"\b(?:pass(?:ing)? (?:it )?on|hand(?:ing)? (?:it )?over|forward(?:ing)?|disclos(?:e|ing)"
+                     r"|releas(?:e|ing)|provid(?:e|ing)|giv(?:e|ing))\b")
+
+
+def _named_as_it(text: str, frame: ConsentFrame, spec: CatalogSpec) -> str:
+    """The reply with the values and the skill the consent is about said as "it": their names are
+    not words of a yes or a no."""
+    said = SHARING.sub("share", normalise(text))
+    names = [p for name in frame.elements for p in _phrases(spec.element(name))]
+    names += [" ".join(TOKEN.findall(n.replace("_", " "))) for n in (frame.skill, frame.target) if n]
+    for phrase in sorted(set(names), key=len, reverse=True):
+        said = re.sub(rf"\b(?:my |your |the )?{re.escape(phrase)}\b", "it", said)
+    return said
