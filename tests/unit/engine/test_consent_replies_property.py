@@ -25,11 +25,13 @@ QUESTIONS = [
 ]
 HESITATIONS = [
     "wait", "not sure yet", "hmm, let me think about it", "maybe", "I'm not sure I want to {verb} {subject}",
-    "hold on", "give me a second", "not yet", "perhaps, I need to think", "hmm", "I wonder if I should {verb} {subject}",
+    "hold on", "give me a second", "not yet", "perhaps, I need to think", "hmm",
+    "I wonder if I should {verb} {subject}",
     "depends", "no idea", "I'm undecided",
 ]
 CONDITIONS = [
-    "only if you don't keep {subject}", "yes but only if {recipient} deletes it", "as long as you don't store {subject}",
+    "only if you don't keep {subject}", "yes but only if {recipient} deletes it",
+    "as long as you don't store {subject}",
     "{verb} {subject} provided that {recipient} keeps it private", "ok, unless it costs me",
     "yes, if you must", "just the last four digits", "{verb} it but not the whole number",
 ]

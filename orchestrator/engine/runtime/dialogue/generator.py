@@ -22,7 +22,6 @@ from ..acts import cannot_answer, control_act, recalled_words
 from ..intents import IntentDecision
 from ..nlu import TOKEN, _phrases, answer_value, element_words, extract_value, extract_values, mentioned_element, tokens
 from ..session import SessionState
-from ..text import normalise
 from . import reading
 from .commands import (
     Affirm,
@@ -288,7 +287,7 @@ SHARING = re.compile(r"\b(?:pass(?:ing)? (?:it )?on|hand(?:ing)? (?:it )?over|fo
 def _named_as_it(text: str, frame: ConsentFrame, spec: CatalogSpec) -> str:
     """The reply with the values and the skill the consent is about said as "it": their names are
     not words of a yes or a no."""
-    said = SHARING.sub("share", normalise(text))
+    said = SHARING.sub("share", text.lower())
     names = [p for name in frame.elements for p in _phrases(spec.element(name))]
     names += [" ".join(TOKEN.findall(n.replace("_", " "))) for n in (frame.skill, frame.target) if n]
     for phrase in sorted(set(names), key=len, reverse=True):
