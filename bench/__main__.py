@@ -1,7 +1,7 @@
 """`python -m bench [--only PART]`: every benchmark part in turn, or one of them.
 
-Parts: planning, validation, turns, simulation, learning, nestful, editor, nlu, replies, load. Each reads its own
-options (`bench/planning.py`, `bench/validation.py`, ...); `bench/turns.py` and `bench/simulation.py`
+Parts: planning, validation, turns, simulation, learning, nestful, editor, nlu, replies, dialogue, load. Each
+reads its own options (`bench/planning.py`, `bench/validation.py`, ...); `bench/turns.py` and `bench/simulation.py`
 run with their defaults here (`python -m bench.turns --help` for their own); `bench/nestful.py`
 reads NESTFUL from the bench's own copy and skips with a message when it cannot have it.
 """
@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from . import editor, learning, load, nestful, nlu, planning, replies, simulation, turns, validation
+from . import dialogue, editor, learning, load, nestful, nlu, planning, replies, simulation, turns, validation
 
 
 def _planning(chosen: argparse.Namespace, rest: list[str]) -> None:
@@ -34,6 +34,8 @@ PARTS: dict[str, Callable[[argparse.Namespace, list[str]], None]] = {
     "editor": lambda chosen, rest: editor.main(chosen),  # the editor page on generated catalogs
     "nlu": lambda chosen, rest: nlu.main([]),  # intent accuracy on held-out phrasings, time per utterance
     "replies": lambda chosen, rest: replies.main(),  # yes/no replies on held-out phrasings
+    # whole conversations on catalogs unlike banking: commands, wrong values sent, consent violations
+    "dialogue": lambda chosen, rest: dialogue.main(),
     # Concurrent banking conversations over HTTP (gunicorn, PostgreSQL, Redis), then a worker killed;
     # its own options (`python -m bench.load --help`) pass through with --only load.
     "load": lambda chosen, rest: load.main(rest if chosen.only == "load" else []),
