@@ -219,3 +219,19 @@ def test_unseen_catalogs_load():
     for name in ("shop", "access", "reports"):
         assert dialogue_catalog(name)[0].intents
     assert data_catalog("helpdesk").intents
+
+
+# --- wording ------------------------------------------------------------------------------------------
+
+def test_an_intent_without_a_description_reads_naturally(helpdesk):
+    intents = tuple(i.model_copy(update={"description": ""}) for i in helpdesk.intents)
+    bare = helpdesk.model_copy(update={"intents": intents})
+    desk = Talk(bare, Planner.for_spec(bare))
+    desk.say("my laptop is broken")
+    assert desk.replies[0].text == "Sure, let's report a broken device."
+    assert "deal with a ticket status" in desk.bot.words.help()  # a name without a verb is a topic
+
+
+def test_what_did_you_do_lists_the_steps(bank):
+    bank.say(*LOAN_CONSENT, "yes", "20k", "yes", "what did you do?")
+    assert "Steps taken: lookup customer (found); credit check (scored); submit loan (approved)." in bank.text
