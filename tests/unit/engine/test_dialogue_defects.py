@@ -235,3 +235,11 @@ def test_an_intent_without_a_description_reads_naturally(helpdesk):
 def test_what_did_you_do_lists_the_steps(bank):
     bank.say(*LOAN_CONSENT, "yes", "20k", "yes", "what did you do?")
     assert "Steps taken: lookup customer (found); credit check (scored); submit loan (approved)." in bank.text
+
+
+def test_a_sensitive_value_given_with_doubt_is_not_said_back(bank):
+    bank.say("I'd like to apply for a loan", "ada@example.com", "I think it's 123-45-6789, not sure")
+    assert bank.state.memory["ssn"].value == "123-45-6789"
+    assert "123-45-6789" not in bank.text and bank.replies[-1].text.endswith("is your social security number right?")
+    bank.say("yes")
+    assert bank.replies[-1].kind == "consent"

@@ -51,7 +51,9 @@ class Prompts:
         if isinstance(pending, ChoiceFrame):
             return Reply("question", self.words.choice(pending.choices), data={"choices": list(pending.choices)})
         if isinstance(pending, CheckFrame):
-            return Reply("question", f"Just to check: is {self.words.element(pending.element)} {pending.value}?",
+            # a sensitive value is never said back, even to check it
+            said = "right" if self.spec.element(pending.element).sensitive else pending.value
+            return Reply("question", f"Just to check: is {self.words.element(pending.element)} {said}?",
                          element=pending.element)
         return None
 
