@@ -32,16 +32,20 @@ def _regex(pattern: str, utterance: str) -> str | None:
     found = _regex_as_typed(pattern, utterance)
     if found is not None:
         return found
-    own = [separator for separator in SEPARATORS if separator in pattern]
-    # a pattern that allows no spaces takes the digits run together too: "4111 1111 1111 1111"
-    for separator in own + ([""] if " " not in pattern else []):
-        respelt = DIGIT_SEPARATOR.sub(separator, utterance)
+    for separator in SEPARATORS:
+        if separator in pattern:
+            respelt = DIGIT_SEPARATOR.sub(separator, utterance)
+            if respelt != utterance and (found := _regex_as_typed(pattern, respelt)) is not None:
+                return found
+    if " " not in pattern:  # digits typed in groups of a number with none: "4111 1111 1111 1111"
+        respelt = DIGIT_GROUPS.sub("", utterance)  # (never a full stop: "25000.00" is no account number)
         if respelt != utterance and (found := _regex_as_typed(pattern, respelt)) is not None:
             return found
     return None
 
 
 SEPARATORS = ("-", ".", "/", " ")
+DIGIT_GROUPS = re.compile(r"(?<=\d) (?=\d)")
 DIGIT_SEPARATOR = re.compile(r"(?<=\d)(?:\s*[.\-/]\s*|\s+)(?=\d)")
 
 

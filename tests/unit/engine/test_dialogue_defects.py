@@ -243,3 +243,10 @@ def test_a_sensitive_value_given_with_doubt_is_not_said_back(bank):
     assert "123-45-6789" not in bank.text and bank.replies[-1].text.endswith("is your social security number right?")
     bank.say("yes")
     assert bank.replies[-1].kind == "consent"
+
+
+def test_an_amount_with_cents_is_no_account_number(banking):
+    from orchestrator.engine.runtime.nlu import extract_value
+
+    account = banking.element("account_number")
+    assert extract_value(account, "250000.00, thanks") is None  # the groups of a card number join; a full stop never
