@@ -56,6 +56,9 @@ class GoalFrame(BaseModel):
     # Ground actions of a way the request did not name, kept out of this goal's plans while another
     # way reaches it.
     avoided: list[tuple[str, tuple[str, ...]]] = Field(default_factory=list)
+    # Skills whose values were read back to the user and agreed (a consent prompt reads them back too):
+    # a world-changing call is made only after that.
+    read_back: list[str] = Field(default_factory=list)
 
 
 class SessionState(BaseModel):

@@ -102,8 +102,12 @@ def test_a_correction_at_the_submit_consent_changes_the_amount_sent(bank):
 def test_another_system_after_a_denied_request_is_requested():
     access = talk("access")
     access.say("I need access to the payroll system", "bo@example.com", "to check salaries")
+    assert "payroll" in access.replies[-1].text and "Shall I go ahead" in access.replies[-1].text  # read back
+    access.say("yes")
     assert access.state.memory["access_request"].value == "denied"
     access.say("can I have access to the wiki instead?")
+    assert "wiki" in access.replies[-1].text and "request_access" in access.called
+    access.say("yes")
     assert access.inputs("request_access")["system"] == "wiki"
     assert access.state.memory["access_request"].value == "granted"
 
@@ -250,3 +254,14 @@ def test_an_amount_with_cents_is_no_account_number(banking):
 
     account = banking.element("account_number")
     assert extract_value(account, "250000.00, thanks") is None  # the groups of a card number join; a full stop never
+
+
+def test_a_world_changing_call_reads_back_its_values_and_a_correction_lands_there():
+    access = talk("access")
+    access.say("give me access to git", "bo@example.com", "code reviews")
+    assert access.replies[-1].data["readback"] == {"system": "git", "justification": "code reviews"}
+    assert "request_access" not in access.called
+    access.say("sorry, I meant the erp")
+    assert access.replies[-1].data["readback"]["system"] == "erp" and "request_access" not in access.called
+    access.say("go ahead")
+    assert access.inputs("request_access")["system"] == "erp"

@@ -210,6 +210,8 @@ class Applier:
         if _only(commands, Affirm):  # the one way a consent is given
             state.pending = None
             state.authorize(target)
+            if state.current is not None and frame.skill and frame.readback:  # its values were read back
+                state.current.read_back.append(frame.skill)
             return f"consent for {target}"
         if _only(commands, Deny):
             state.pending = None
@@ -239,6 +241,9 @@ class Applier:
         current = state.current
         if _only(commands, Affirm) and current is not None:
             state.pending = None
+            if frame.readback:
+                current.read_back.append(frame.skill or "")
+                return f"the user confirmed the values for {frame.operation}"
             current.agreed.append(frame.operation)
             return f"the user agreed to {frame.operation}"
         if _only(commands, Deny):

@@ -77,6 +77,18 @@ class Executor:
                                   f"which changes things on your behalf. Shall I go ahead?",
                       skill=step.skill, data={"confirm": operation}))
 
+    def ask_readback(self, state: SessionState, step: Step, values: dict[str, str], log: TurnLog) -> None:
+        """Before a world-changing call: the values it will take, so that a correction can land here."""
+        operation = operation_name(step.skill or "", step.mode or "")
+        state.pending = ConfirmFrame(operation=operation, skill=step.skill, elements=list(step.args), readback=True,
+                                     values=values)
+        log.say(self.readback_reply(state.pending))
+
+    def readback_reply(self, frame: ConfirmFrame) -> Reply:
+        what = self.words.skill(frame.skill or "")
+        return Reply("question", f"{self.readback_text(frame.values)} Shall I go ahead with {what}?",
+                     skill=frame.skill, data={"confirm": frame.operation, "readback": dict(frame.values)})
+
     def offer(self, state: SessionState, intent: str, log: TurnLog) -> None:
         state.pending = OfferFrame(intent=intent)
         log.say(Reply("question", self.words.offer(self.spec.intent(intent)), goal=intent))
@@ -159,6 +171,8 @@ class Executor:
         state.cannot_establish = [(op, x) for op, x in state.cannot_establish if x not in touched]
         state.failures = {k: n for k, n in state.failures.items() if k.rsplit(" ", 1)[-1] not in touched}
         state.remember(element, value, "user", goal=goals.goal_key(state))
+        if state.current is not None:
+            state.current.read_back = []  # a stale yes never carries over: the new values are read back again
 
     def _derived(self, state: SessionState, element: str) -> set[str]:
         found: set[str] = set()

@@ -39,6 +39,7 @@ class ConfirmFrame(BaseModel):
     skill: str | None = None
     elements: list[str] = Field(default_factory=list)  # the call's arguments
     readback: bool = False  # a read-back of the values of a call the request named
+    values: dict[str, str] = Field(default_factory=dict)  # readback: element -> value, as read back
 
 
 class ChoiceFrame(BaseModel):

@@ -71,6 +71,10 @@ class PlannerPolicy:
             self.executor.ask_confirmation(state, frame, unagreed, log)
             return False
         step = result.steps[0]
+        values = self._to_read_back(state, frame, step)
+        if values:  # a world-changing call: its values read back first ("I will use ... Shall I go ahead?")
+            self.executor.ask_readback(state, step, values, log)
+            return False
         if step.kind == "ask":
             self.executor.ask(state, step.args[0], log)
             return False
@@ -90,6 +94,13 @@ class PlannerPolicy:
             elements = [x for x in (use.args if use else ()) if x in sensitive]
             skill = target
         self.executor.ask_consent(state, target, skill or target, elements, use, log)
+
+    def _to_read_back(self, state: SessionState, frame: GoalFrame, step: Step) -> dict[str, str]:
+        if step.kind != "skill" or not step.skill or not step.mode or step.skill in frame.read_back:
+            return {}
+        if not self.spec.skill(step.skill).changes_world(step.mode):
+            return {}
+        return self.executor.readback(state, step)
 
     def _needs_confirmation(self, frame: GoalFrame, step: Step) -> bool:
         if step.kind != "skill" or not step.skill or not step.mode:

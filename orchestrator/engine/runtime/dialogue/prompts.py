@@ -46,6 +46,11 @@ class Prompts:
             return Reply("consent", text, skill=skill, elements=tuple(pending.elements))
         if isinstance(pending, OfferFrame):
             return Reply("question", self.words.offer(self.spec.intent(pending.intent)), goal=pending.intent)
+        if isinstance(pending, ConfirmFrame) and pending.readback:
+            values = "; ".join(f"{self.words.element(x)}: {v}" for x, v in pending.values.items())
+            what = self.words.skill(pending.skill or "")
+            return Reply("question", f"I will use {values}. Shall I go ahead with {what}?", skill=pending.skill,
+                         data={"confirm": pending.operation, "readback": dict(pending.values)})
         if isinstance(pending, ConfirmFrame):
             return Reply("question", "Shall I go ahead?", skill=pending.skill, data={"confirm": pending.operation})
         if isinstance(pending, ChoiceFrame):
