@@ -265,3 +265,10 @@ def test_a_world_changing_call_reads_back_its_values_and_a_correction_lands_ther
     assert access.replies[-1].data["readback"]["system"] == "erp" and "request_access" not in access.called
     access.say("go ahead")
     assert access.inputs("request_access")["system"] == "erp"
+
+
+def test_a_value_named_for_another_element_does_not_answer_the_open_question(bank):
+    bank.say(*LOAN_CONSENT, "yes", "my income is 90k")
+    assert "loan_amount" not in bank.state.memory  # asked for the amount, the user named the income
+    assert bank.state.memory["income"].value == "90000.00"
+    assert bank.replies[-1].element == "loan_amount"

@@ -17,10 +17,21 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Protocol
 
-from ...catalog.spec import CatalogSpec
+from ...catalog.spec import CatalogSpec, Element
 from ..acts import cannot_answer, control_act, recalled_words
 from ..intents import IntentDecision
-from ..nlu import TOKEN, _phrases, answer_value, element_words, extract_value, extract_values, mentioned_element, tokens
+from ..nlu import (
+    CLAUSE,
+    TOKEN,
+    _phrases,
+    answer_value,
+    element_words,
+    extract_value,
+    extract_values,
+    mentioned_element,
+    said_words,
+    tokens,
+)
 from ..session import SessionState
 from . import reading
 from .commands import (
@@ -133,6 +144,9 @@ class RuleCommandGenerator:
             decision = context.decide(text)
             if decision.kind == "intent" and decision.intent and decision.intent != context.current:
                 return [StartIntent(decision.intent, text), *self.volunteered(text, decision.intent, context)]
+        other = None if free else _named_instead(text, element, context)
+        if other is not None:  # "my income is 90k" asked for the loan amount: the income, not the answer
+            return [SetSlot(other[0], other[1])]
         value = answer_value(context.spec, element, text) if act != "no" or not free else None
         unsure = cannot_answer(text, whole=free) or (not free and reading.hesitates(text))
         if value is None and (unsure or act == "no"):
@@ -293,3 +307,17 @@ def _named_as_it(text: str, frame: ConsentFrame, spec: CatalogSpec) -> str:
     for phrase in sorted(set(names), key=len, reverse=True):
         said = re.sub(rf"\b(?:my |your |the )?{re.escape(phrase)}\b", "it", said)
     return said
+
+
+def _named_instead(text: str, element: Element, context: Context) -> tuple[str, str] | None:
+    """The other element a formatted answer names, and its value, when the answer does not name the
+    element asked: a value goes where its words put it, whatever question is open."""
+    said = said_words(text)
+    if said & element_words(element) or len(CLAUSE.split(text)) > 1:  # several clauses: `answer_value` splits them
+        return None
+    named = [e for e in context.spec.elements if e.name != element.name and e.askable and e.format == element.format
+             and said & element_words(e)]
+    if len(named) != 1:
+        return None
+    value = extract_value(named[0], text, whole_answer=True)
+    return (named[0].name, value) if value is not None else None
