@@ -1,6 +1,7 @@
 """`python -m bench [--only PART]`: every benchmark part in turn, or one of them.
 
-Parts: planning, validation, turns, simulation, learning, nestful, editor, nlu, replies, load, first_turn, analytics.
+Parts: planning, validation, turns, simulation, learning, nestful, editor, nlu, replies, dialogue, load, first_turn,
+analytics.
 Each reads its own options (`bench/planning.py`, `bench/validation.py`, ...); `bench/turns.py` and `bench/simulation.py`
 run with their defaults here (`python -m bench.turns --help` for their own); `bench/nestful.py`
 reads NESTFUL from the bench's own copy and skips with a message when it cannot have it.
@@ -12,6 +13,7 @@ from collections.abc import Callable
 
 from . import (
     analytics,
+    dialogue,
     editor,
     first_turn,
     learning,
@@ -47,6 +49,8 @@ PARTS: dict[str, Callable[[argparse.Namespace, list[str]], None]] = {
     "editor": lambda chosen, rest: editor.main(chosen),  # the editor page on generated catalogs
     "nlu": lambda chosen, rest: nlu.main([]),  # intent accuracy on held-out phrasings, time per utterance
     "replies": lambda chosen, rest: replies.main(),  # yes/no replies on held-out phrasings
+    # whole conversations on catalogs unlike banking: commands, wrong values sent, consent violations
+    "dialogue": lambda chosen, rest: dialogue.main(),
     # Concurrent banking conversations over HTTP (gunicorn, PostgreSQL, Redis), then a worker killed;
     # its own options (`python -m bench.load --help`) pass through with --only load.
     "load": lambda chosen, rest: load.main(rest if chosen.only == "load" else []),

@@ -25,7 +25,7 @@ from orchestrator.engine.runtime.http_adapter import HttpApiSkills
 from orchestrator.engine.runtime.s3 import S3Orchestrator
 from orchestrator.engine.runtime.skill_http import EndpointPolicy, HttpSkills
 from orchestrator.engine.runtime.skills import Invokers, SimulatedSkills
-from orchestrator.engine.runtime.turns import PlannerOrchestrator
+from orchestrator.engine.runtime.turns import Orchestrator, PlannerOrchestrator
 from orchestrator.modes import AssistantMode
 
 _clients: dict[tuple, HttpSkills | HttpApiSkills] = {}
@@ -66,7 +66,7 @@ def http_api_skills() -> HttpApiSkills:
 @dataclass
 class Runtime:
     spec: CatalogSpec
-    bot: PlannerOrchestrator
+    bot: Orchestrator  # the planner or S3 policy behind one executor
     skills: BoundedInvoker  # holds the turn's slot for remote skills (`skill_slots`) until `release`
 
     def release(self) -> None:

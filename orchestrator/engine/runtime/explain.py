@@ -126,8 +126,12 @@ def what(spec: CatalogSpec, planner: Planner, state: SessionState) -> WhatSummar
             groups.append((source, [item.label]))
     parts = [f"{' and '.join(labels)} ({source})" for source, labels in groups]
     text = f"To {goal}, I collected " + ("; ".join(parts) if parts else "nothing yet") + "."
-    chain = {record.step for record in _chain(spec, state, frame)}
-    others = [r for r in state.history if r.step not in chain and not any(i.skill == r.skill for i in items)]
+    chain = _chain(spec, state, frame)
+    if chain:  # every step to the goal, in order (the values above are what they took)
+        steps_text = "; ".join(f"{r.skill.replace('_', ' ')} ({r.outcome.replace('_', ' ')})" for r in chain)
+        text += f" Steps taken: {steps_text}."
+    steps = {record.step for record in chain}
+    others = [r for r in state.history if r.step not in steps and not any(i.skill == r.skill for i in items)]
     if others:  # calls of a request that was refused or failed, or missteps: said, never hidden
         text += f" I also used {_calls_text(spec, others)}."
     return WhatSummary(frame.intent, items, text)

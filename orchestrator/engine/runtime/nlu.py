@@ -11,17 +11,18 @@ import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
-from functools import lru_cache
-from typing import Any, Protocol
+from datetime import date
+from typing import Protocol
 
 import number_parser
-import phonenumbers
-import re2
 from rapidfuzz import fuzz
 
 from ..catalog.spec import CatalogSpec, Element
 from .acts import control_act as control_act  # control acts live in acts.py; importable from here too
+from .dates import _date as _date  # dates and patterns live in their own modules; importable from here too
+from .dates import ambiguous_date as ambiguous_date
+from .patterns import _linear as _linear
+from .patterns import _looks_like_code, _phone, _regex
 
 STOPWORDS = frozenset(
     "a an the i i'd i'm me my to for of and or please can could would like want need some is it be do you "
@@ -124,9 +125,6 @@ def _phrases(element: Element) -> list[str]:
 EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 MONEY = re.compile(r"(?<![\w.])\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s?(k|m|thousand|grand|million)?\b", re.I)
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
-ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-PHONE = re.compile(r"(?<![A-Za-z0-9])\+?\d[\d\s().-]{6,}\d(?![A-Za-z0-9])")  # not inside "AC12345678"
-DEFAULT_REGION = "US"  # for numbers written without a country code
 ENUM_CLOSENESS = 80  # rapidfuzz ratio: "platnum" and "platinium" are platinum, "good" is not "gold"
 MULTIPLIERS = {"k": 1_000, "thousand": 1_000, "grand": 1_000, "m": 1_000_000, "million": 1_000_000}
 
@@ -238,191 +236,6 @@ def _in_digits(utterance: str) -> str:
     return number_parser.parse(utterance)
 
 
-_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
-          r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
-_DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
-MONTH_NAMED = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.I)
-_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-_COUNT = r"(?:\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten)"
-# Everyday dates, found by pattern first: dateparser alone reads a date into "march" or "the 5th" too.
-# Dates in figures are NUMERIC_DATE's.
-EVERYDAY_DATE = re.compile(
-    rf"\b(?:(?:the\s+)?day\s+(?:after\s+tomorrow|before\s+yesterday)|today|tomorrow|yesterday"
-    rf"|(?:(?:next|this|coming|last)\s+)?{_WEEKDAY}"
-    rf"|in\s+{_COUNT}\s+(?:days?|weeks?|months?)|{_COUNT}\s+(?:days?|weeks?)\s+ago|(?:next|last)\s+(?:week|month)"
-    rf"|(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?"
-    rf"|{_MONTH}\s+(?:the\s+)?{_DAY}(?:,?\s+\d{{4}})?)\b",
-    re.I,
-)
-
-
-def _date(utterance: str, today: date | None = None, past: bool = False) -> str | None:
-    """An ISO date, or an everyday one ("next friday", "3 March", "in two weeks") read by dateparser
-    relative to `today`. A day and month without a year is the nearer of its two dates ("the 1st of
-    October" said in November is last month's; "3 March", next spring's), the past one for an element
-    about something that happened (`past`)."""
-    match = ISO_DATE.search(utterance)
-    if match:
-        try:
-            return date(*map(int, match.groups())).isoformat()
-        except ValueError:
-            return None
-    match = NUMERIC_DATE.search(utterance)
-    if match:
-        return _numeric_date(*_numeric_parts(match))
-    match = EVERYDAY_DATE.search(utterance)
-    if not match:
-        return None
-    import dateparser  # imported when needed: it takes a quarter of a second
-
-    base = datetime.combine(today or date.today(), datetime.min.time())
-    # "since monday", or a bare weekday for something that happened: the last one
-    back = past or utterance[:match.start()].lower().rstrip().endswith("since")
-    found = dateparser.parse(match.group(0), languages=["en"],
-                             settings={"PREFER_DATES_FROM": "past" if back else "future", "RELATIVE_BASE": base})
-    if found is None:
-        return None
-    if YEAR.search(match.group(0)) or not MONTH_NAMED.search(match.group(0)):
-        return found.date().isoformat()  # a year said, or a relative day ("next friday")
-    now = base.date()
-    around = []
-    for year in (now.year - 1, now.year, now.year + 1):
-        try:
-            around.append(found.date().replace(year=year))
-        except ValueError:  # the 29th of February
-            continue
-    last = max((d for d in around if d <= now), default=None)
-    coming = min((d for d in around if d >= now), default=None)
-    if last is None or coming is None:
-        return found.date().isoformat()
-    nearer_last = (now - last) < (coming - now)
-    return (last if past or nearer_last else coming).isoformat()
-
-
-YEAR = re.compile(r"\b\d{4}\b")
-
-
-# "3/4/1988", "13.04.88", "03-04-1988" (with a dash only with the century: "12-04-88" may be a sort code)
-NUMERIC_DATE = re.compile(r"\b(\d{1,2})([/.])(\d{1,2})\2(\d{4}|\d{2})\b|\b(\d{1,2})(-)(\d{1,2})-(\d{4})\b")
-
-
-def _numeric_parts(match: re.Match[str]) -> tuple[int, int, int]:
-    """The two day-or-month numbers and the year of a NUMERIC_DATE match ("88" is 1988, "25" is 2025)."""
-    g = match.groups()
-    first, second, year = (g[0], g[2], g[3]) if g[0] else (g[4], g[6], g[7])
-    y = int(year)
-    if y < 100:
-        y += 2000 if y <= date.today().year % 100 else 1900
-    return int(first), int(second), y
-
-
-def _two_readings(a: int, b: int) -> bool:
-    return a <= 12 and b <= 12 and a != b
-
-
-def ambiguous_date(utterance: str) -> tuple[str, str] | None:
-    """The two readings of a date in figures that could be either ("03/04/2026": 3 April or March 4)."""
-    match = NUMERIC_DATE.search(utterance)
-    if match is None:
-        return None
-    a, b, y = _numeric_parts(match)
-    if not _two_readings(a, b):
-        return None
-    try:
-        day_first, month_first = date(y, b, a), date(y, a, b)
-    except ValueError:
-        return None
-    return f"{day_first:%-d %B %Y}", f"{month_first:%B %-d, %Y}"
-
-
-def _numeric_date(a: int, b: int, y: int) -> str | None:
-    if _two_readings(a, b):
-        return None  # "03/04/2026": March or April, by who typed it; asked again (`ambiguous_date`)
-    day, month = (a, b) if a > 12 else (b, a)
-    try:
-        return date(y, month, day).isoformat()
-    except ValueError:
-        return None
-
-
-@lru_cache(maxsize=512)
-def _linear(pattern: str) -> tuple[Any, Any]:
-    """A catalog pattern compiled by RE2, whose matching time is linear in the text: an analyst's
-    `^(a+)+$` cannot hang a turn on a crafted message. RE2 has no look-around, so the "not inside a
-    longer word" guard is a plain group around the value."""
-    core = pattern.removeprefix("^").removesuffix("$")
-    return re2.compile(pattern), re2.compile(rf"(?:^|[^\w-])({core})(?:$|[^\w-])")
-
-
-def _regex(pattern: str, utterance: str) -> str | None:
-    """The value in `utterance` that fits `pattern`, written as the pattern writes it.
-
-    People separate digit groups their own way ("123 45 6789", "123.45.6789"): when the text as
-    typed does not fit, it is tried again with the separators between digits replaced by each one
-    the pattern uses, so the value is stored in the catalog's form.
-    """
-    found = _regex_as_typed(pattern, utterance)
-    if found is not None:
-        return found
-    for separator in SEPARATORS:
-        if separator in pattern:
-            respelt = DIGIT_SEPARATOR.sub(separator, utterance)
-            if respelt != utterance and (found := _regex_as_typed(pattern, respelt)) is not None:
-                return found
-    return None
-
-
-SEPARATORS = ("-", ".", "/", " ")
-DIGIT_SEPARATOR = re.compile(r"(?<=\d)(?:\s*[.\-/]\s*|\s+)(?=\d)")
-
-
-def _regex_as_typed(pattern: str, utterance: str) -> str | None:
-    # Patterns are written for the whole value (`^...$`); look for it inside the utterance too.
-    try:
-        whole_pattern, inside = _linear(pattern)
-    except re2.error:  # checked when the catalog is saved; an old one may hold a pattern RE2 rejects
-        return None
-    whole = whole_pattern.fullmatch(utterance.strip()) or whole_pattern.fullmatch(utterance.strip(" .!?,;:"))
-    if whole:  # the whole answer, give or take the full stop after it
-        return whole.group(0)
-    # Inside a sentence, only a fit that looks like a code is a value: "it's worth about 12 grand" holds
-    # no postcode, though "s worth" fits ^[A-Za-z0-9 ]{5,8}$. (An answer that is all value is taken above.)
-    matches = [m for m in _matches(inside, utterance) if _looks_like_code(m.group(1))]
-    if not matches:
-        return None
-    match = matches[0]
-    start, end = match.span(1)
-    # A number the pattern cuts short ("+44 20 7946| 0958" under a 12-character limit) is no value:
-    # storing the piece would be worse than asking again.
-    if CONTINUES.match(utterance, end) and match.group(1)[-1:].isdigit():
-        return None
-    if start >= 2 and CONTINUED.fullmatch(utterance, start - 2, start) and match.group(1)[:1].isdigit():
-        return None
-    return match.group(1)
-
-
-def _matches(inside: Any, utterance: str) -> list[Any]:
-    """Every place the pattern fits, each starting after the previous one starts (the guard groups
-    around a value consume a character either side, so a plain scan would skip neighbours)."""
-    found, at = [], 0
-    while (match := inside.search(utterance, at)) is not None:
-        found.append(match)
-        at = match.start(1) + 1
-    return found
-
-
-CONTINUES = re.compile(r"[\s.\-/]\d")
-CONTINUED = re.compile(r"\d[\s.\-/]")
-
-
-def _phone(utterance: str) -> str | None:
-    """The first phone number in the text, in E.164 (`+442079460958`), read by libphonenumber."""
-    for match in phonenumbers.PhoneNumberMatcher(utterance, DEFAULT_REGION, leniency=phonenumbers.Leniency.POSSIBLE):
-        return phonenumbers.format_number(match.number, phonenumbers.PhoneNumberFormat.E164)
-    match = PHONE.search(utterance)
-    return re.sub(r"[^\d+]", "", match.group(0)) if match else None
-
-
 def enum_options(fmt: str) -> list[str]:
     return [o.strip() for o in fmt.removeprefix("enum:").split("|") if o.strip()]
 
@@ -457,9 +270,18 @@ CLAUSE = re.compile(r",(?!\d{3}\b)|[;!?]|\.\s|\band\b|\bbut\b", re.I)  # not the
 def element_words(element: Element) -> set[str]:
     """The words that name an element in a sentence: its name's parts, its label and description."""
     text = " ".join((element.name.replace("_", " "), element.label or "", element.description))
-    words = set(tokens(text)) - {"your", "the", "a"}
-    # "yearly income" is named by "70 grand a year", "monthly amount" by "40 a month"
-    return words | {w[:-2] for w in words if w.endswith("ly") and len(w) >= 6}
+    return set(tokens(text)) - {"your", "the", "a"}
+
+
+# "yearly income" is named by "70 grand a year", "monthly amount" by "40 a month"; "spread 6k over two
+# years" names no yearly amount.
+RATE = re.compile(r"\b(?:a|an|per|each|every)\s+(year|month|week|day|hour)\b", re.I)
+
+
+def said_words(clause: str) -> set[str]:
+    """The words of a clause that may name an element, a rate said as "a year" included as "yearly"."""
+    rates = {unit.lower() for unit in RATE.findall(clause)}
+    return set(tokens(clause)) | {"daily" if unit == "day" else f"{unit}ly" for unit in rates}
 
 
 def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), asked: str | None = None,
@@ -486,7 +308,7 @@ def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), 
             value = extract_value(element, clause)
             if value is not None and value != asked_value:
                 found.setdefault(value, []).append(element.name)
-        said = set(tokens(clause))
+        said = said_words(clause)
         for value, names in found.items():
             named = [n for n in names if said & element_words(spec.element(n))]
             if len(named) == 1 and named[0] not in values:
@@ -565,12 +387,6 @@ def _may_guess(element: Element, value: str) -> bool:
     return not pattern or _looks_like_code(value)
 
 
-def _looks_like_code(value: str) -> bool:
-    """Every part with a digit or in capitals only ("SW1A 1AA", "LIS"): not "I need" or "the 3rd"."""
-    parts = value.split()
-    return bool(parts) and all(any(c.isdigit() for c in p) or (p.isupper() and len(p) > 1) for p in parts)
-
-
 def answer_value(spec: CatalogSpec, element: Element, utterance: str) -> str | None:
     """The value of an answer to a question about `element`: from the clause that names it, else from
     the first clause that names no other element ("my income is X and I want Y" answers the amount with Y)."""
@@ -581,10 +397,10 @@ def answer_value(spec: CatalogSpec, element: Element, utterance: str) -> str | N
         fitting = [(c, extract_value(element, c, whole_answer=True)) for c in clauses]
         fitting = [(c, v) for c, v in fitting if v is not None]
         for clause, value in fitting:
-            if set(tokens(clause)) & own:
+            if said_words(clause) & own:
                 return value
         for clause, value in fitting:
-            said = set(tokens(clause))
+            said = said_words(clause)
             if not any(said & words for words in others):
                 return value
     return extract_value(element, utterance, whole_answer=True)

@@ -121,6 +121,11 @@ def _clause(text: str) -> str | None:
         unknown_run = MAX_OBJECT_WORDS + 1
     if objects and not cues:
         return None  # "yes my phone broke", "not the first one": about something, not a reply
+    return _verdict(answers, cues, negated)
+
+
+def _verdict(answers: set[str], cues: list[int], negated: bool) -> str | None:
+    """What a clause's answer words and cues say together; None when they disagree."""
     leanings = {("yes" if cue > 0 else "no") if not negated else ("no" if cue > 0 else "yes") for cue in cues}
     if negated and not cues:
         leanings.add("no")  # "I'd rather not", "please don't"

@@ -74,7 +74,7 @@ class Wording:
         if intent is not None:
             found = next((i for i in self.spec.intents if i.name == intent), None)
             if found is not None:
-                return found.description or intent.replace("_", " ")
+                return found.description or named_request(intent)
         parts = [self.element(x) for x in goal.known] + [ref.replace("_", " ") for ref in goal.done]
         return "get " + " and ".join(parts)
 
@@ -122,7 +122,7 @@ class Wording:
         return f"To continue I need to share {what} with {self.skill(skill)}. Is that OK?"
 
     def offer(self, intent: Intent) -> str:
-        return f"Would you also like to {intent.description or intent.name.replace('_', ' ')}?"
+        return f"Would you also like to {intent.description or named_request(intent.name)}?"
 
     def values(self, values: dict[str, str]) -> str:
         text = "; ".join(f"{self.element(x)}: {v}" for x, v in values.items())
@@ -136,14 +136,37 @@ class Wording:
 
     def _intent_phrase(self, name: str) -> str:
         intent = next((i for i in self.spec.intents if i.name == name), None)
-        return (intent.description if intent and intent.description else name.replace("_", " "))
+        return (intent.description if intent and intent.description else named_request(name))
 
     def help(self) -> str:
-        things = [i.description or i.name.replace("_", " ") for i in self.spec.intents]
+        things = [i.description or named_request(i.name) for i in self.spec.intents]
         if not things:
             return "I have no requests I can help with yet."
         listed = ", ".join(things[:-1]) + (" or " if len(things) > 1 else "") + things[-1]
         return f"I can {listed}. What would you like to do?"
+
+
+# Verbs that open a request's name ("report_broken_device"); a name without one is a topic ("broken_device").
+REQUEST_VERBS = frozenset(
+    "report check book order reset apply open request cancel change update get add track return pay start publish "
+    "run draw make find send submit renew transfer schedule register buy close create delete remove view see "
+    "file claim quote move set unlock block replace refund".split())
+NOT_COUNTED = frozenset("a an the my your our their his her its this that some any new".split())
+
+
+def named_request(name: str) -> str:
+    """A request named only by its intent's name, in words that read after "let's" or "I can":
+    "report_broken_device" -> "report a broken device", "broken_device" -> "deal with a broken device"."""
+    words = name.replace("_", " ").split()
+    if not words:
+        return name
+    verb, rest = (words[0], words[1:]) if words[0] in REQUEST_VERBS else ("deal with", words)
+    if verb in ("apply", "register") and rest and rest[0] != "for":
+        verb += " for"  # "apply_loan": apply for a loan
+    plural = rest and rest[-1].endswith("s") and not rest[-1].endswith(("ss", "us", "is"))  # "status" is one
+    if rest and rest[0] not in NOT_COUNTED and not plural:
+        rest = ["an" if rest[0][:1] in "aeiou" else "a", *rest]
+    return " ".join([verb, *rest])
 
 
 SUBJECTS = ("you", "we", "they", "i")

@@ -17,12 +17,15 @@ from ..catalog.spec import CatalogSpec, Mode, Skill
 from ..planning.compile import action_name, operation_name
 from ..planning.planner import Planner, Step
 from ..planning.task import ASK
-from .intents import IntentDecision
-from .nlu import control_act, tokens
+from .dialogue.applying import Applier
+from .dialogue.commands import QUESTIONS, SetSlot, Stop
+from .dialogue.executor import Executor
+from .dialogue.log import TurnLog
+from .nlu import tokens
 from .replies import Reply
-from .session import Pending, SessionState
+from .session import SessionState
 from .skills import SkillInvoker
-from .turns import PlannerOrchestrator, TurnLog
+from .turns import Orchestrator
 
 Preview = Callable[[Skill, str], float]  # a skill's confidence (0..1) that it can handle an utterance
 
@@ -43,11 +46,19 @@ class Scored:
     score: float
 
 
-class S3Orchestrator(PlannerOrchestrator):
-    def __init__(self, spec: CatalogSpec, planner: Planner, invoker: SkillInvoker, classifier=None,
-                 preview: Preview = text_preview, top_k: int = 2, threshold: float = 0.25):
-        super().__init__(spec, planner, invoker, classifier)
+class S3Policy:
+    """Score, Select, Sequence: a message with nothing pending is broadcast to the skills; the
+    selected ones run in turn, each asking for its missing inputs and consent first."""
+
+    decides_intents = False
+
+    def __init__(self, spec: CatalogSpec, executor: Executor, preview: Preview = text_preview, top_k: int = 2,
+                 threshold: float = 0.25):
+        self.spec, self.executor, self.words = spec, executor, executor.words
         self.preview, self.top_k, self.threshold = preview, top_k, threshold
+
+    def said_words(self, said: str) -> list[str]:
+        return []  # no plans, so no way of running a skill to pick
 
     # --- Score, Select, Sequence -------------------------------------------------------------
     def score(self, utterance: str) -> list[Scored]:
@@ -73,33 +84,26 @@ class S3Orchestrator(PlannerOrchestrator):
         return ordered
 
     # --- turns -------------------------------------------------------------------------------
-    def turn(self, state: SessionState, text: str) -> TurnLog:
-        log = TurnLog()
-        if state.pending is not None or control_act(text) in ("stop", "what", "how", "why", "help"):
-            if self._understand(state, text, log) is None:
-                return log
+    def respond(self, state: SessionState, text: str, commands: list, log: TurnLog, applier: Applier) -> None:
+        if any(isinstance(c, Stop) for c in commands):
+            state.pending = None
+            state.plan = []
+            log.commands = [Stop()]
+            log.say(Reply("text", "OK, I stopped."))
+            return
+        if state.pending is not None or any(isinstance(c, QUESTIONS) for c in commands):
+            if applier.apply(state, commands, log) is None:
+                return
         else:
-            self._volunteered(state, text, None)
+            applier.remember(state, [c for c in commands if isinstance(c, SetSlot)])
             scored = self.score(text)
             state.plan = self.sequence(self.select(scored))
             if not state.plan:
                 log.say(Reply("text", "Sorry, none of my skills can help with that."))
-                return log
+                return
             log.say(Reply("text", "I will use " + ", then ".join(x.replace("_", " ") for x in state.plan) + ".",
                           data={"scores": {s.skill: round(s.score, 3) for s in scored}}))
         self._run(state, log)
-        return log
-
-    def _intent(self, text: str) -> str | None:
-        return None  # S3 has no goals: every request is a broadcast
-
-    def _decide(self, text: str) -> IntentDecision:
-        return IntentDecision("none")
-
-    def _stop(self, state: SessionState, log: TurnLog) -> None:
-        state.pending = None
-        state.plan = []
-        log.say(Reply("text", "OK, I stopped."))
 
     def _run(self, state: SessionState, log: TurnLog) -> None:
         while state.plan and state.pending is None:
@@ -109,8 +113,7 @@ class S3Orchestrator(PlannerOrchestrator):
             askable = [x for x in missing if self.spec.element(x).askable and (ASK, x) not in state.cannot_establish]
             if missing:
                 if len(askable) == len(missing):
-                    state.pending = Pending(kind="ask", element=askable[0])
-                    log.say(Reply("question", self.words.question(askable[0]), element=askable[0]))
+                    self.executor.ask(state, askable[0], log)
                     return
                 state.plan.pop(0)
                 log.say(Reply("text", f"I cannot use {skill.name.replace('_', ' ')}: I am missing "
@@ -124,7 +127,7 @@ class S3Orchestrator(PlannerOrchestrator):
                         args=mode.inputs, cost=self.spec.skill_cost(skill), skill=skill.name, mode=mode_name,
                         outcome=outcome.name, outputs=outcome.outputs)
             before = len(state.history)
-            self._execute(state, step, log)
+            self.executor.execute(state, step, log)
             if len(state.history) > before and state.history[-1].outputs:
                 record = state.history[-1]
                 log.say(Reply("result", f"{self.words.skill(skill.name)}: {self.words.values(record.outputs)}",
@@ -149,6 +152,40 @@ class S3Orchestrator(PlannerOrchestrator):
             return True
         target = missing[0]
         elements = sensitive if per_skill else [target]
-        state.pending = Pending(kind="consent", target=target, skill=skill.name, elements=elements)
-        log.say(Reply("consent", self.words.consent(skill.name, elements), skill=skill.name, elements=tuple(elements)))
+        self.executor.ask_consent(state, target, skill.name, elements, None, log)
         return False
+
+
+class S3Orchestrator(Orchestrator):
+    """The S3 policy with the shared generator and executor (the cold-start mode and the baseline)."""
+
+    def __init__(self, spec: CatalogSpec, planner: Planner, invoker: SkillInvoker, classifier=None,
+                 preview: Preview = text_preview, top_k: int = 2, threshold: float = 0.25):
+        self._settings = (preview, top_k, threshold)
+        super().__init__(spec, planner, invoker, classifier)
+
+    def _policy(self) -> S3Policy:
+        preview, top_k, threshold = self._settings
+        return S3Policy(self.spec, self.executor, preview, top_k, threshold)
+
+    @property
+    def s3(self) -> S3Policy:
+        assert isinstance(self.policy, S3Policy)
+        return self.policy
+
+    def score(self, utterance: str) -> list[Scored]:
+        return self.s3.score(utterance)
+
+    def select(self, scored: list[Scored]) -> list[str]:
+        return self.s3.select(scored)
+
+    def sequence(self, selected: list[str]) -> list[str]:
+        return self.s3.sequence(selected)
+
+    @property
+    def top_k(self) -> int:
+        return self.s3.top_k
+
+    @top_k.setter
+    def top_k(self, value: int) -> None:
+        self.s3.top_k = value

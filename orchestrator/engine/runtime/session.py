@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from ..catalog.spec import Goal
 from ..planning.task import PlanningState
+from .dialogue.frames import Frame, read_pending
 
 Source = Literal["user", "skill", "document"]
 
@@ -55,19 +56,9 @@ class GoalFrame(BaseModel):
     # Ground actions of a way the request did not name, kept out of this goal's plans while another
     # way reaches it.
     avoided: list[tuple[str, tuple[str, ...]]] = Field(default_factory=list)
-
-
-class Pending(BaseModel):
-    """What the assistant is waiting for from the user."""
-
-    kind: Literal["ask", "consent", "extension", "choose", "confirm"]
-    element: str | None = None  # ask: the element asked for
-    target: str | None = None  # consent: what is authorized: the skill (per skill) or element (per element)
-    skill: str | None = None  # consent: the skill that would receive the values
-    elements: list[str] = Field(default_factory=list)  # consent: the sensitive values to share
-    intent: str | None = None  # extension: the intent offered
-    choices: list[str] = Field(default_factory=list)  # choose: the intents offered ("did you mean A or B?")
-    operation: str | None = None  # confirm: the world-changing operation the user is asked about
+    # Skills whose values were read back to the user and agreed (a consent prompt reads them back too):
+    # a world-changing call is made only after that.
+    read_back: list[str] = Field(default_factory=list)
 
 
 class SessionState(BaseModel):
@@ -85,8 +76,17 @@ class SessionState(BaseModel):
     # The request just given up for want of a refused consent: a "yes, go ahead" next reopens it.
     refused_goal: str | None = None
     plan: list[str] = Field(default_factory=list)  # the current plan, as readable lines
-    pending: Pending | None = None
+    pending: Frame | None = None  # what the assistant waits for (dialogue/frames.py)
     clock: int = 0  # values collected so far
+    # Values derived from each user-given value (element -> skill outputs computed from it): a
+    # correction of the value clears them, so the planner computes them again.
+    derived: dict[str, list[str]] = Field(default_factory=dict)
+
+    @field_validator("pending", mode="before")
+    @classmethod
+    def _old_pending(cls, stored: object) -> object:
+        # Sessions stored before the typed frames hold the old seven-field record.
+        return read_pending(stored)
 
     # --- memory --------------------------------------------------------------------------------
     def remember(self, element: str, value: str, source: Source, skill: str | None = None,

@@ -87,8 +87,8 @@ class SimulatedUser:
         waiting = replies[-1] if replies and replies[-1]["kind"] in WAITING else None
         if waiting is None:
             return self._nothing_pending(replies, satisfied)
-        if waiting["kind"] == "consent":
-            return self._consent(waiting)
+        if waiting["kind"] == "consent" or "readback" in (waiting.get("data") or {}):
+            return self._consent(waiting)  # a read-back before a world-changing call is agreed like a consent
         if waiting.get("element"):
             return self._answer(waiting["element"])
         return self._offer()

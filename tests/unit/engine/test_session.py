@@ -2,7 +2,8 @@
 
 from orchestrator.engine.catalog.spec import Goal
 from orchestrator.engine.planning.task import PlanningState
-from orchestrator.engine.runtime.session import Execution, GoalFrame, Pending, SessionState
+from orchestrator.engine.runtime.dialogue.frames import ConsentFrame
+from orchestrator.engine.runtime.session import Execution, GoalFrame, SessionState
 
 
 def test_state_round_trips_through_json():
@@ -16,7 +17,7 @@ def test_state_round_trips_through_json():
     state.fail("ask", "ssn", limit=0)
     state.prune("ocr_document-m1-read", ("drivers_license",))
     state.authorize("credit_check")
-    state.pending = Pending(kind="consent", target="credit_check", elements=["ssn"])
+    state.pending = ConsentFrame(target="credit_check", elements=["ssn"])
     copy = SessionState.model_validate_json(state.model_dump_json())
     assert copy == state
     assert copy.memory["income"].skill == "lookup_customer"

@@ -1,0 +1,114 @@
+"""Dates in everyday words and in figures: "next friday", "3 March", "13.04.88", "03/04/2026" (two
+readings, asked again). Split from nlu.py, which reads values by format."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+
+ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
+          r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
+MONTH_NAMED = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.I)
+_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_COUNT = r"(?:\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten)"
+# Everyday dates, found by pattern first: dateparser alone reads a date into "march" or "the 5th" too.
+# Dates in figures are NUMERIC_DATE's.
+EVERYDAY_DATE = re.compile(
+    rf"\b(?:(?:the\s+)?day\s+(?:after\s+tomorrow|before\s+yesterday)|today|tomorrow|yesterday"
+    rf"|(?:(?:next|this|coming|last)\s+)?{_WEEKDAY}"
+    rf"|in\s+{_COUNT}\s+(?:days?|weeks?|months?)|{_COUNT}\s+(?:days?|weeks?)\s+ago|(?:next|last)\s+(?:week|month)"
+    rf"|(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?"
+    rf"|{_MONTH}\s+(?:the\s+)?{_DAY}(?:,?\s+\d{{4}})?)\b",
+    re.I,
+)
+
+
+def _date(utterance: str, today: date | None = None, past: bool = False) -> str | None:
+    """An ISO date, or an everyday one ("next friday", "3 March", "in two weeks") read by dateparser
+    relative to `today`. A day and month without a year is the nearer of its two dates ("the 1st of
+    October" said in November is last month's; "3 March", next spring's), the past one for an element
+    about something that happened (`past`)."""
+    match = ISO_DATE.search(utterance)
+    if match:
+        try:
+            return date(*map(int, match.groups())).isoformat()
+        except ValueError:
+            return None
+    match = NUMERIC_DATE.search(utterance)
+    if match:
+        return _numeric_date(*_numeric_parts(match))
+    match = EVERYDAY_DATE.search(utterance)
+    if not match:
+        return None
+    import dateparser  # imported when needed: it takes a quarter of a second
+
+    base = datetime.combine(today or date.today(), datetime.min.time())
+    # "since monday", or a bare weekday for something that happened: the last one
+    back = past or utterance[:match.start()].lower().rstrip().endswith("since")
+    found = dateparser.parse(match.group(0), languages=["en"],
+                             settings={"PREFER_DATES_FROM": "past" if back else "future", "RELATIVE_BASE": base})
+    if found is None:
+        return None
+    if YEAR.search(match.group(0)) or not MONTH_NAMED.search(match.group(0)):
+        return found.date().isoformat()  # a year said, or a relative day ("next friday")
+    now = base.date()
+    around = []
+    for year in (now.year - 1, now.year, now.year + 1):
+        try:
+            around.append(found.date().replace(year=year))
+        except ValueError:  # the 29th of February
+            continue
+    last = max((d for d in around if d <= now), default=None)
+    coming = min((d for d in around if d >= now), default=None)
+    if last is None or coming is None:
+        return found.date().isoformat()
+    nearer_last = (now - last) < (coming - now)
+    return (last if past or nearer_last else coming).isoformat()
+
+
+YEAR = re.compile(r"\b\d{4}\b")
+
+
+# "3/4/1988", "13.04.88", "03-04-1988" (with a dash only with the century: "12-04-88" may be a sort code)
+NUMERIC_DATE = re.compile(r"\b(\d{1,2})([/.])(\d{1,2})\2(\d{4}|\d{2})\b|\b(\d{1,2})(-)(\d{1,2})-(\d{4})\b")
+
+
+def _numeric_parts(match: re.Match[str]) -> tuple[int, int, int]:
+    """The two day-or-month numbers and the year of a NUMERIC_DATE match ("88" is 1988, "25" is 2025)."""
+    g = match.groups()
+    first, second, year = (g[0], g[2], g[3]) if g[0] else (g[4], g[6], g[7])
+    y = int(year)
+    if y < 100:
+        y += 2000 if y <= date.today().year % 100 else 1900
+    return int(first), int(second), y
+
+
+def _two_readings(a: int, b: int) -> bool:
+    return a <= 12 and b <= 12 and a != b
+
+
+def ambiguous_date(utterance: str) -> tuple[str, str] | None:
+    """The two readings of a date in figures that could be either ("03/04/2026": 3 April or March 4)."""
+    match = NUMERIC_DATE.search(utterance)
+    if match is None:
+        return None
+    a, b, y = _numeric_parts(match)
+    if not _two_readings(a, b):
+        return None
+    try:
+        day_first, month_first = date(y, b, a), date(y, a, b)
+    except ValueError:
+        return None
+    return f"{day_first:%-d %B %Y}", f"{month_first:%B %-d, %Y}"
+
+
+def _numeric_date(a: int, b: int, y: int) -> str | None:
+    if _two_readings(a, b):
+        return None  # "03/04/2026": March or April, by who typed it; asked again (`ambiguous_date`)
+    day, month = (a, b) if a > 12 else (b, a)
+    try:
+        return date(y, month, day).isoformat()
+    except ValueError:
+        return None
