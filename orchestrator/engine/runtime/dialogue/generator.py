@@ -180,7 +180,8 @@ class RuleCommandGenerator:
             return self._question_or_request(text, context)
         if reading.hesitates(text) or reading.conditional(text):
             return [Hesitate(text)]
-        if act == "yes" and not self._bare_reply(plain):
+        permits = isinstance(frame, ConsentFrame) and reading.grants_permission(text)
+        if act == "yes" and not self._bare_reply(plain) and not permits:
             # "submit the loan request" at "would you also like a card?": a request with an approving verb
             decision = context.decide(text)
             if decision.kind == "intent" and decision.intent and decision.intent != context.current:

@@ -126,6 +126,16 @@ def names_pronoun(text: str) -> bool:
     return bool(PRONOUN.search(normalise(text)))
 
 
+# Leave given to the assistant: at a consent or confirmation prompt, what it permits is the prompt's act,
+# whatever else the words match ("you can send the number" is a yes, not a request to send something).
+PERMISSION = re.compile(r"\b(?:you (?:can|may|are allowed to|have my permission to)|go ahead|feel free"
+                        r"|i (?:allow|permit|authori[sz]e|agree to) (?:it|that|you|this))\b")
+
+
+def grants_permission(text: str) -> bool:
+    return not is_question(text) and bool(PERMISSION.search(normalise(text)))
+
+
 def says_both(text: str) -> bool:
     return bool(BOTH.search(normalise(text)))
 
