@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,9 +20,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from catalog_app.access import page_version_context, page_workspace
-from catalog_app.editing import NotAllowed
-from catalog_app.models import Role
-from catalog_app.selectors import workspace_role
+from catalog_app.permissions import Action, is_allowed
 from orchestrator.chat.selectors import session_get
 from orchestrator.engine.errors import ConcertoError
 
@@ -96,7 +93,7 @@ def conversation_test_page(request: HttpRequest, slug: str, pk: int) -> HttpResp
     if request.method == "POST":
         turns = turns_from_post(request.POST)
         try:
-            conversation_test_update(test=test, name=request.POST.get("name", test.name),
+            conversation_test_update(test=test, user=request.user, name=request.POST.get("name", test.name),
                                      mode=request.POST.get("mode", test.mode), turns=turns)
         except ConcertoError as exc:
             problem = f"{exc.path}: {exc}" if exc.path else str(exc)
@@ -112,7 +109,7 @@ def conversation_test_page(request: HttpRequest, slug: str, pk: int) -> HttpResp
 def conversation_test_delete_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     context = page_version_context(request, slug, "tests", _version_number(request))
     test = _test(context, pk)
-    conversation_test_delete(test=test)
+    conversation_test_delete(test=test, user=request.user)
     messages.success(request, f"Deleted test '{test.name}'.")
     return redirect(_page(slug, context["version"].number))
 
@@ -143,7 +140,7 @@ def tests_gate_fragment(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, TEMPLATE + "#gate", {
         **context, "tests": conversation_test_list(catalog=catalog), "run": run_latest(version=context["version"]),
         "required": policy_required(catalog=catalog),
-        "is_admin": workspace_role(user=request.user, workspace=catalog.workspace) == Role.ADMIN,
+        "is_admin": is_allowed(request.user, catalog.workspace, Action.CONVERSATION_TEST_GATE),
         "back": request.headers.get("HX-Current-URL", "")})
 
 
@@ -151,10 +148,8 @@ def tests_gate_fragment(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def tests_policy_view(request: HttpRequest, slug: str) -> HttpResponse:
     context = page_version_context(request, slug, "promotion", _version_number(request))
-    try:
-        conversation_tests_policy_set(catalog=context["catalog"], required=request.POST.get("required") == "on",
-                                      user=request.user)
-    except NotAllowed as exc:
-        raise PermissionDenied(str(exc)) from exc
+    # An analyst's refusal is a NotAllowed, a PermissionDenied: Django's 403 page.
+    conversation_tests_policy_set(catalog=context["catalog"], required=request.POST.get("required") == "on",
+                                  user=request.user)
     return redirect(_back(request, f"{reverse('orchestrator:promotion', args=[slug])}"
                                    f"?version={context['version'].number}"))
