@@ -21,8 +21,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from catalog_app.access import page_version_context, page_workspace
 from catalog_app.permissions import Action, is_allowed
+from catalog_app.selectors import catalog_get
 from orchestrator.chat.selectors import session_get
-from orchestrator.engine.errors import ConcertoError
+from orchestrator.engine.errors import ConcertoError, UnknownName
 
 from .checks import EXPECTATIONS
 from .forms import turn_rows, turns_from_post
@@ -118,9 +119,14 @@ def conversation_test_delete_view(request: HttpRequest, slug: str, pk: int) -> H
 @login_required
 def conversation_test_save_view(request: HttpRequest, slug: str) -> HttpResponse:
     """The test chat's "Save as test": the panel's session becomes a test; a fragment says so."""
+    workspace = page_workspace(request)
+    try:  # another workspace's catalog does not exist for the caller, as on every page of a catalog
+        catalog = catalog_get(workspace=workspace, slug=slug)
+    except UnknownName as exc:
+        raise Http404(str(exc)) from exc
     session_id = request.POST.get("session", "")
-    session = session_get(session_id=session_id, workspace=page_workspace(request)) if session_id else None
-    if session is not None and (not session.is_test or session.assistant.catalog_version.catalog.slug != slug):
+    session = session_get(session_id=session_id, workspace=workspace) if session_id else None
+    if session is not None and (not session.is_test or session.assistant.catalog_version.catalog_id != catalog.pk):
         raise Http404(f"unknown test session '{session_id}'")
     try:
         if session is None:
