@@ -31,12 +31,16 @@ class Action(StrEnum):
     CATALOG_EDIT = "edit a catalog"
     SCENARIO_SAVE = "save a scenario"
     SIMULATION_RUN = "start or cancel a simulation"
-    REFINEMENT_LEARN = "learn refinements"
-    ANALYSIS_RUN = "analyse trajectories"
+    REFINEMENT_LEARN = "learn refinements or cancel a learning job"
+    ANALYSIS_RUN = "analyse trajectories or cancel an analysis"
     TEST_CHAT = "talk to a version in the test chat"
+    CONVERSATION_TEST_SAVE = "save, edit or delete a conversation test"
+    CONVERSATION_TEST_RUN = "run conversation tests"
+    ANALYTICS_EXAMPLE = "queue a request the assistant did not understand as an intent example"
     VERSION_PROMOTE = "promote a version"
     PROMOTION_THRESHOLD = "set the promotion threshold"
     PLANNER_SWITCH = "switch an assistant to the planner"
+    CONVERSATION_TEST_GATE = "require conversation tests to pass for promotion"
     REFINEMENT_DECIDE = "decide on refinements"
     JOB_REQUEUE = "re-queue a background job (an analysis, a simulation, a learning job)"
     ASSISTANT_PUBLISH = "publish assistants"
@@ -57,9 +61,13 @@ MINIMUM_ROLE: Final[dict[Action, Role]] = {
     Action.REFINEMENT_LEARN: Role.ANALYST,
     Action.ANALYSIS_RUN: Role.ANALYST,
     Action.TEST_CHAT: Role.ANALYST,
+    Action.CONVERSATION_TEST_SAVE: Role.ANALYST,
+    Action.CONVERSATION_TEST_RUN: Role.ANALYST,
+    Action.ANALYTICS_EXAMPLE: Role.ANALYST,  # a proposal only: an admin decides on it in the review queue
     Action.VERSION_PROMOTE: Role.ADMIN,
     Action.PROMOTION_THRESHOLD: Role.ADMIN,
     Action.PLANNER_SWITCH: Role.ADMIN,
+    Action.CONVERSATION_TEST_GATE: Role.ADMIN,  # it decides what may be promoted, as the threshold does
     Action.REFINEMENT_DECIDE: Role.ADMIN,
     Action.JOB_REQUEUE: Role.ADMIN,
     Action.ASSISTANT_PUBLISH: Role.ADMIN,

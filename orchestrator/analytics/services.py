@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from catalog_app.permissions import Action, Actor, check_allowed
 from catalog_app.planning import version_planner
 from catalog_app.selectors import version_spec
 from orchestrator.assistants.models import Assistant
@@ -21,8 +22,9 @@ MAX_EXAMPLE_CHARS = 200  # as the learner: a longer message is a story, not an e
 
 
 @transaction.atomic
-def example_propose(*, assistant: Assistant, intent: str, text: str) -> Refinement:
+def example_propose(*, assistant: Assistant, intent: str, text: str, user: Actor) -> Refinement:
     """Queue `text` as an example of `intent` for review; a pending one with the same key is kept, not doubled."""
+    check_allowed(user, assistant.workspace, Action.ANALYTICS_EXAMPLE)
     text = " ".join(text.split())
     if not text:
         raise ConcertoError("the example is empty", path="text")

@@ -87,7 +87,7 @@ def analytics_example_view(request: HttpRequest, slug: str, key: str) -> HttpRes
     assistant = _assistant(catalog, key)
     text, intent = request.POST.get("text", ""), request.POST.get("intent", "")
     try:
-        refinement = example_propose(assistant=assistant, intent=intent, text=text)
+        refinement = example_propose(assistant=assistant, intent=intent, text=text, user=request.user)
     except ConcertoError as exc:
         messages.error(request, str(exc))
     else:

@@ -26,7 +26,6 @@ from pydantic import ConfigDict, Field
 
 from catalog_app.access import api_version, api_workspace
 from catalog_app.api_base import ErrorOut, studio_auth
-from catalog_app.editing import NotAllowed
 from catalog_app.models import Catalog
 from catalog_app.selectors import catalog_get
 from orchestrator.chat.selectors import session_get
@@ -143,11 +142,9 @@ def tests_from_session(request: HttpRequest, slug: str, payload: FromSessionIn) 
 
 @router.put("/{slug}/conversation-tests/policy", response={200: dict[str, bool], 403: ErrorOut, 404: ErrorOut})
 def tests_policy(request: HttpRequest, slug: str, payload: PolicyIn) -> dict[str, bool]:
-    try:
-        policy = conversation_tests_policy_set(catalog=_catalog(request, slug), required=payload.required,
-                                  user=request.auth)  # type: ignore[attr-defined]
-    except NotAllowed as exc:
-        raise HttpError(403, str(exc)) from exc
+    # An analyst's NotAllowed is a PermissionDenied: config.api answers it 403 with its message.
+    policy = conversation_tests_policy_set(catalog=_catalog(request, slug), required=payload.required,
+                                           user=request.auth)  # type: ignore[attr-defined]
     return {"required": policy.required}
 
 
@@ -164,11 +161,11 @@ def tests_one(request: HttpRequest, slug: str, test_id: int) -> ConversationTest
 
 @router.put("/{slug}/conversation-tests/{test_id}", response={200: TestOut, 404: ErrorOut, 422: ErrorOut})
 def tests_change(request: HttpRequest, slug: str, test_id: int, payload: TestChangeIn) -> ConversationTest:
-    return conversation_test_update(test=_test(request, slug, test_id), name=payload.name, mode=payload.mode,
-                                    turns=payload.turns)
+    return conversation_test_update(test=_test(request, slug, test_id), user=request.auth,  # type: ignore[attr-defined]
+                                    name=payload.name, mode=payload.mode, turns=payload.turns)
 
 
 @router.delete("/{slug}/conversation-tests/{test_id}", response={204: None, 404: ErrorOut})
 def tests_remove(request: HttpRequest, slug: str, test_id: int) -> Status:
-    conversation_test_delete(test=_test(request, slug, test_id))
+    conversation_test_delete(test=_test(request, slug, test_id), user=request.auth)  # type: ignore[attr-defined]
     return Status(204, None)

@@ -16,9 +16,9 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 
-from catalog_app.editing import NotAllowed
-from catalog_app.models import Catalog, CatalogVersion, Role
-from catalog_app.selectors import version_spec, workspace_role
+from catalog_app.models import Catalog, CatalogVersion
+from catalog_app.permissions import OPERATOR, Action, Actor, check_allowed
+from catalog_app.selectors import version_spec
 from orchestrator.assistants.services import studio_test_assistant
 from orchestrator.chat.models import ChatSession, MessageRole
 from orchestrator.chat.runtime import runtime_for
@@ -160,13 +160,18 @@ def _unmasked(text: str, asked: str | None, state: SessionState, spec: CatalogSp
     return text.replace(MASK, state.memory[chosen].value)
 
 
+def _author(user: Actor) -> AbstractBaseUser | None:
+    """Who a stored test or run names as its author: the studio user, or nobody for the operator."""
+    return user if isinstance(user, AbstractBaseUser) else None
+
+
 @transaction.atomic
-def conversation_test_from_session(*, session: ChatSession, name: str,
-                                   user: AbstractBaseUser | None) -> ConversationTest:
+def conversation_test_from_session(*, session: ChatSession, name: str, user: Actor) -> ConversationTest:
     """A test of the user turns of a test-chat session, expecting what the session's version shows
     on a replay (a test passes on the version it was saved from)."""
     assistant = session.assistant
     catalog = assistant.catalog_version.catalog
+    check_allowed(user, catalog.workspace, Action.CONVERSATION_TEST_SAVE)  # before replaying anything
     texts = _session_texts(session)[:MAX_TURNS]
     observed = conversation_replay(version=assistant.catalog_version, mode=assistant.mode, texts=texts)
     turns = [{"user": text, "expect": seen} for text, seen in zip(texts, observed, strict=True)]
@@ -174,18 +179,19 @@ def conversation_test_from_session(*, session: ChatSession, name: str,
 
 
 @transaction.atomic
-def conversation_test_create(*, catalog: Catalog, name: str, mode: str, turns: Any,
-                user: AbstractBaseUser | None) -> ConversationTest:
+def conversation_test_create(*, catalog: Catalog, name: str, mode: str, turns: Any, user: Actor) -> ConversationTest:
+    check_allowed(user, catalog.workspace, Action.CONVERSATION_TEST_SAVE)
     test = ConversationTest(catalog=catalog, name=_name_checked(catalog, name), mode=_mode_checked(mode),
-                            turns=turns_checked(turns), created_by=user)
+                            turns=turns_checked(turns), created_by=_author(user))
     test.full_clean()
     test.save()
     return test
 
 
 @transaction.atomic
-def conversation_test_update(*, test: ConversationTest, name: str | None = None, mode: str | None = None,
-                turns: Any = None) -> ConversationTest:
+def conversation_test_update(*, test: ConversationTest, user: Actor, name: str | None = None,
+                             mode: str | None = None, turns: Any = None) -> ConversationTest:
+    check_allowed(user, test.catalog.workspace, Action.CONVERSATION_TEST_SAVE)
     if name is not None:
         test.name = _name_checked(test.catalog, name, test)
     if mode is not None:
@@ -197,7 +203,8 @@ def conversation_test_update(*, test: ConversationTest, name: str | None = None,
     return test
 
 
-def conversation_test_delete(*, test: ConversationTest) -> None:
+def conversation_test_delete(*, test: ConversationTest, user: Actor) -> None:
+    check_allowed(user, test.catalog.workspace, Action.CONVERSATION_TEST_SAVE)
     test.delete()
 
 
@@ -205,13 +212,14 @@ def conversation_test_delete(*, test: ConversationTest) -> None:
 
 
 @transaction.atomic
-def conversation_tests_run(*, version: CatalogVersion, user: AbstractBaseUser | None = None) -> ConversationTestRun:
+def conversation_tests_run(*, version: CatalogVersion, user: Actor) -> ConversationTestRun:
     """Every test of the version's catalog, run on `version` and stored as one run."""
+    check_allowed(user, version.catalog.workspace, Action.CONVERSATION_TEST_RUN)
     tests = ConversationTest.objects.filter(catalog_id=version.catalog_id).order_by("name")
     results = [conversation_test_verdict(test=test, version=version) for test in tests]
     passed = sum(1 for r in results if r["passed"])
     run = ConversationTestRun(version=version, results=results, passed=passed, failed=len(results) - passed,
-                              created_by=user)
+                              created_by=_author(user))
     run.save()
     return run
 
@@ -220,10 +228,8 @@ def conversation_tests_run(*, version: CatalogVersion, user: AbstractBaseUser | 
 
 
 @transaction.atomic
-def conversation_tests_policy_set(*, catalog: Catalog, required: bool,
-                                  user: AbstractBaseUser) -> ConversationTestPolicy:
-    if workspace_role(user=user, workspace=catalog.workspace) != Role.ADMIN:
-        raise NotAllowed("only an admin of the workspace can require conversation tests for promotion")
+def conversation_tests_policy_set(*, catalog: Catalog, required: bool, user: Actor) -> ConversationTestPolicy:
+    check_allowed(user, catalog.workspace, Action.CONVERSATION_TEST_GATE)
     policy, _ = ConversationTestPolicy.objects.get_or_create(catalog=catalog)
     policy.required = required
     policy.save(update_fields=["required"])
@@ -235,7 +241,8 @@ def conversation_tests_gate(version: CatalogVersion, spec: Any) -> list[str]:
     `version`, run now (a stored run might be of an older edit of the draft)."""
     if not policy_required(catalog=version.catalog):
         return []
-    run = conversation_tests_run(version=version)
+    # The promotion asking has already checked its user (Action.VERSION_PROMOTE); the run is part of it.
+    run = conversation_tests_run(version=version, user=OPERATOR)
     if run.ok:
         return []
     first = next(r for r in run.results if not r["passed"])

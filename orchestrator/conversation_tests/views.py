@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,11 +20,10 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from catalog_app.access import page_version_context, page_workspace
-from catalog_app.editing import NotAllowed
-from catalog_app.models import Role
-from catalog_app.selectors import workspace_role
+from catalog_app.permissions import Action, is_allowed
+from catalog_app.selectors import catalog_get
 from orchestrator.chat.selectors import session_get
-from orchestrator.engine.errors import ConcertoError
+from orchestrator.engine.errors import ConcertoError, UnknownName
 
 from .checks import EXPECTATIONS
 from .forms import turn_rows, turns_from_post
@@ -96,7 +94,7 @@ def conversation_test_page(request: HttpRequest, slug: str, pk: int) -> HttpResp
     if request.method == "POST":
         turns = turns_from_post(request.POST)
         try:
-            conversation_test_update(test=test, name=request.POST.get("name", test.name),
+            conversation_test_update(test=test, user=request.user, name=request.POST.get("name", test.name),
                                      mode=request.POST.get("mode", test.mode), turns=turns)
         except ConcertoError as exc:
             problem = f"{exc.path}: {exc}" if exc.path else str(exc)
@@ -112,7 +110,7 @@ def conversation_test_page(request: HttpRequest, slug: str, pk: int) -> HttpResp
 def conversation_test_delete_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     context = page_version_context(request, slug, "tests", _version_number(request))
     test = _test(context, pk)
-    conversation_test_delete(test=test)
+    conversation_test_delete(test=test, user=request.user)
     messages.success(request, f"Deleted test '{test.name}'.")
     return redirect(_page(slug, context["version"].number))
 
@@ -121,9 +119,14 @@ def conversation_test_delete_view(request: HttpRequest, slug: str, pk: int) -> H
 @login_required
 def conversation_test_save_view(request: HttpRequest, slug: str) -> HttpResponse:
     """The test chat's "Save as test": the panel's session becomes a test; a fragment says so."""
+    workspace = page_workspace(request)
+    try:  # another workspace's catalog does not exist for the caller, as on every page of a catalog
+        catalog = catalog_get(workspace=workspace, slug=slug)
+    except UnknownName as exc:
+        raise Http404(str(exc)) from exc
     session_id = request.POST.get("session", "")
-    session = session_get(session_id=session_id, workspace=page_workspace(request)) if session_id else None
-    if session is not None and (not session.is_test or session.assistant.catalog_version.catalog.slug != slug):
+    session = session_get(session_id=session_id, workspace=workspace) if session_id else None
+    if session is not None and (not session.is_test or session.assistant.catalog_version.catalog_id != catalog.pk):
         raise Http404(f"unknown test session '{session_id}'")
     try:
         if session is None:
@@ -143,7 +146,7 @@ def tests_gate_fragment(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, TEMPLATE + "#gate", {
         **context, "tests": conversation_test_list(catalog=catalog), "run": run_latest(version=context["version"]),
         "required": policy_required(catalog=catalog),
-        "is_admin": workspace_role(user=request.user, workspace=catalog.workspace) == Role.ADMIN,
+        "is_admin": is_allowed(request.user, catalog.workspace, Action.CONVERSATION_TEST_GATE),
         "back": request.headers.get("HX-Current-URL", "")})
 
 
@@ -151,10 +154,8 @@ def tests_gate_fragment(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def tests_policy_view(request: HttpRequest, slug: str) -> HttpResponse:
     context = page_version_context(request, slug, "promotion", _version_number(request))
-    try:
-        conversation_tests_policy_set(catalog=context["catalog"], required=request.POST.get("required") == "on",
-                                      user=request.user)
-    except NotAllowed as exc:
-        raise PermissionDenied(str(exc)) from exc
+    # An analyst's refusal is a NotAllowed, a PermissionDenied: Django's 403 page.
+    conversation_tests_policy_set(catalog=context["catalog"], required=request.POST.get("required") == "on",
+                                  user=request.user)
     return redirect(_back(request, f"{reverse('orchestrator:promotion', args=[slug])}"
                                    f"?version={context['version'].number}"))

@@ -180,7 +180,7 @@ def refinements_job_get(request: HttpRequest, slug: str, job_id: int) -> dict[st
              summary="Stop a learning job: its proposals are not queued")
 def refinements_job_cancel(request: HttpRequest, slug: str, job_id: int) -> dict[str, Any]:
     job = _job(request, slug, job_id)
-    learning_job_cancel(job=job)
+    learning_job_cancel(job=job, user=request.auth)  # type: ignore[attr-defined]
     return _job_out(_job(request, slug, job_id))
 
 

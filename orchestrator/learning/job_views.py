@@ -36,5 +36,5 @@ def review_job_requeue_view(request: HttpRequest, slug: str, pk: int) -> HttpRes
 @require_POST
 @login_required
 def review_job_cancel_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    learning_job_cancel(job=_job(request, slug, pk))
+    learning_job_cancel(job=_job(request, slug, pk), user=request.user)
     return redirect(f"{reverse('orchestrator:review', args=[slug])}?job={pk}")

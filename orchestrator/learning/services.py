@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from catalog_app.editing import version_edit
 from catalog_app.models import Catalog, CatalogVersion
-from catalog_app.permissions import Action, check_allowed
+from catalog_app.permissions import Action, Actor, check_allowed
 from catalog_app.planning import version_planner
 from catalog_app.selectors import version_latest, version_spec
 from catalog_app.services import version_create_draft
@@ -211,8 +211,9 @@ def learning_job_execute(*, job_id: int) -> LearningJob:
     return job_run(LearningJob, job_id, work, failure="the learner failed", beat_every=heartbeat_interval())
 
 
-def learning_job_cancel(*, job: LearningJob) -> LearningJob:
+def learning_job_cancel(*, job: LearningJob, user: Actor) -> LearningJob:
     """Stop a learning job: one not started never starts; a running learner's proposals are not queued."""
+    check_allowed(user, job.catalog.workspace, Action.REFINEMENT_LEARN)  # who may start one may stop it
     return job_cancel(job)
 
 

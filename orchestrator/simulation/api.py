@@ -108,7 +108,7 @@ def simulations_get(request: HttpRequest, slug: str, run_id: int) -> dict[str, A
 @router.post("/{slug}/simulations/{run_id}/cancel", response={200: SimulationOut, 404: ErrorOut},
              summary="Cancel a run: conversations already stored are kept")
 def simulations_cancel(request: HttpRequest, slug: str, run_id: int) -> dict[str, Any]:
-    return _run_out(run_cancel(run=_run(request, slug, run_id)))
+    return _run_out(run_cancel(run=_run(request, slug, run_id), user=request.auth))  # type: ignore[attr-defined]
 
 
 @router.post("/{slug}/simulations/{run_id}/requeue",

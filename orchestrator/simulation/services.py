@@ -19,6 +19,7 @@ from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from catalog_app.models import Catalog, CatalogVersion, Workspace
+from catalog_app.permissions import Action, Actor, check_allowed
 from catalog_app.planning import version_planner
 from catalog_app.selectors import version_latest, version_spec
 from orchestrator.engine.catalog.spec import CatalogSpec
@@ -212,8 +213,9 @@ def run_execute(*, run_id: int) -> SimulationRun:
     return SimulationRun.objects.get(pk=run_id)
 
 
-def run_cancel(*, run: SimulationRun) -> SimulationRun:
+def run_cancel(*, run: SimulationRun, user: Actor) -> SimulationRun:
     """Stop a run: chunks not started do nothing, running ones stop after their current batch."""
+    check_allowed(user, run.workspace, Action.SIMULATION_RUN)
     job_cancel(run)
     run.refresh_from_db(fields=["status", "finished_at", "done"])
     return run

@@ -104,7 +104,7 @@ def simulation_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def simulation_cancel_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    run_cancel(run=_run(request, pk))
+    run_cancel(run=_run(request, pk), user=request.user)
     return redirect("orchestrator:simulation", pk=pk)
 
 

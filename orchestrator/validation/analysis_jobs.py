@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 
+from catalog_app.permissions import Action, Actor, check_allowed
 from orchestrator.jobs.runner import NotAllowed, job_can_requeue, job_cancel, job_check_requeue, job_requeue
 from orchestrator.jobs.runner import NotRequeueable as NotStalled
 from orchestrator.validation.models import TrajectoryAnalysis
@@ -31,6 +32,7 @@ def analysis_requeue(*, analysis: TrajectoryAnalysis, user: AbstractBaseUser) ->
                        noun="analysis", reset={"done": 0})
 
 
-def analysis_cancel(*, analysis: TrajectoryAnalysis) -> TrajectoryAnalysis:
+def analysis_cancel(*, analysis: TrajectoryAnalysis, user: Actor) -> TrajectoryAnalysis:
     """Stop an analysis: a queued one never starts, a running one stops at its next progress, writing no report."""
+    check_allowed(user, analysis.workspace, Action.ANALYSIS_RUN)  # who may start one may stop it
     return job_cancel(analysis)

@@ -262,7 +262,7 @@ def analyses_requeue(request: HttpRequest, analysis_id: int) -> Status[dict[str,
              summary="Stop an analysis: its worker stops at its next progress, writing no report")
 def analyses_cancel(request: HttpRequest, analysis_id: int) -> dict[str, Any]:
     analysis = _analysis(request, analysis_id)
-    analysis_cancel(analysis=analysis)
+    analysis_cancel(analysis=analysis, user=request.auth)  # type: ignore[attr-defined]
     return _analysis_out(_analysis(request, analysis_id))
 
 

@@ -34,5 +34,5 @@ def analysis_cancel_view(request: HttpRequest, pk: int) -> HttpResponse:
         analysis = analysis_get(workspace=page_workspace(request), pk=pk)
     except UnknownName as exc:
         raise Http404(str(exc)) from exc
-    analysis_cancel(analysis=analysis)
+    analysis_cancel(analysis=analysis, user=request.user)
     return redirect("orchestrator:analysis", pk=pk)

@@ -13,6 +13,7 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 
 from catalog_app.cli import ANSWER_NO, VersionedCommand, add_version_arguments, resolve_version
+from catalog_app.permissions import OPERATOR
 from orchestrator.conversation_tests.models import ConversationTestRun
 from orchestrator.conversation_tests.services import conversation_tests_run
 
@@ -27,7 +28,7 @@ class Command(VersionedCommand):
     def handle(self, *args: Any, slug: str, number: int | None, workspace: str, as_json: bool,
                **options: Any) -> None:
         version = resolve_version(slug=slug, number=number, workspace=workspace)
-        run = conversation_tests_run(version=version)
+        run = conversation_tests_run(version=version, user=OPERATOR)  # the server's operator
         self.stdout.write(json.dumps(_as_data(run), indent=2) if as_json else _as_text(run))
         if not run.ok:
             raise CommandError(f"{run.failed} of {run.passed + run.failed} conversation tests failed",

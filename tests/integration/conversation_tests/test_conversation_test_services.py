@@ -33,15 +33,16 @@ def test_a_saved_conversation_keeps_its_turns_and_their_structure(loan_test):
     assert all(t["expect"]["goals"] == [] for t in turns)
 
 
-def test_a_test_passes_on_its_version_every_time(banking, loan_test):
-    first, second = conversation_tests_run(version=banking), conversation_tests_run(version=banking)
+def test_a_test_passes_on_its_version_every_time(banking, loan_test, analyst):
+    first = conversation_tests_run(version=banking, user=analyst)
+    second = conversation_tests_run(version=banking, user=analyst)
     assert (first.passed, first.failed) == (1, 0) == (second.passed, second.failed)
     assert run_latest(version=banking) == second
 
 
 def test_an_edit_that_drops_a_consent_fails_the_test_at_that_turn(banking, loan_test, analyst):
     draft = ssn_not_sensitive(banking, analyst)
-    run = conversation_tests_run(version=draft)
+    run = conversation_tests_run(version=draft, user=analyst)
     assert (run.passed, run.failed) == (0, 1)
     result = run.results[0]
     assert result["turn"] == 3 and result["user"] == "123-45-6789"
@@ -49,8 +50,8 @@ def test_an_edit_that_drops_a_consent_fails_the_test_at_that_turn(banking, loan_
     # Expecting only the consent (the rest unchecked) points at it.
     turns = [dict(t) for t in loan_test.turns]
     turns[2] = {"user": turns[2]["user"], "expect": {"consent": ["credit_check"]}}
-    conversation_test_update(test=loan_test, turns=turns)
-    run = conversation_tests_run(version=draft)
+    conversation_test_update(test=loan_test, user=analyst, turns=turns)
+    run = conversation_tests_run(version=draft, user=analyst)
     assert run.results[0]["difference"] == "consent asked for: expected credit_check, got none"
 
 
@@ -62,18 +63,19 @@ def test_wording_is_not_checked(banking, loan_test, analyst):
     version_edit(version=draft, change=lambda spec: spec.model_copy(update={"elements": tuple(
         e.model_copy(update={"question": "Which email should we use?"}) if e.name == "email" else e
         for e in spec.elements)}), user=analyst)
-    assert conversation_tests_run(version=draft).ok
+    assert conversation_tests_run(version=draft, user=analyst).ok
 
 
-def test_bad_turns_are_refused_with_the_path_at_fault(loan_test):
+def test_bad_turns_are_refused_with_the_path_at_fault(loan_test, analyst):
     with pytest.raises(ConcertoError) as caught:
-        conversation_test_update(test=loan_test, turns=[{"user": "hi", "expect": {"asked": ["not a name"]}}])
+        conversation_test_update(test=loan_test, user=analyst,
+                                 turns=[{"user": "hi", "expect": {"asked": ["not a name"]}}])
     assert caught.value.path == "turns[0].expect.asked"
     with pytest.raises(ConcertoError) as caught:
-        conversation_test_update(test=loan_test, turns=[{"user": "hi", "expect": {"said": []}}])
+        conversation_test_update(test=loan_test, user=analyst, turns=[{"user": "hi", "expect": {"said": []}}])
     assert "unknown expectation 'said'" in str(caught.value)
     with pytest.raises(ConcertoError, match="at least one user turn"):
-        conversation_test_update(test=loan_test, turns=[])
+        conversation_test_update(test=loan_test, user=analyst, turns=[])
 
 
 def test_only_an_admin_requires_the_tests(banking, analyst):
@@ -105,4 +107,4 @@ def test_a_volunteered_sensitive_value_is_written_back_into_its_own_turn(banking
     assert MASK in texts[0] and MASK in texts[2]  # the transcript hides it
     test = conversation_test_from_session(session=session, name="volunteered", user=analyst)
     assert [t["user"] for t in test.turns] == said
-    assert conversation_tests_run(version=banking).ok
+    assert conversation_tests_run(version=banking, user=analyst).ok

@@ -15,6 +15,7 @@ from django.test import Client
 from catalog_app.models import Role, Workspace
 from catalog_app.permissions import MINIMUM_ROLE, OPERATOR, Action, NotAllowed, check_allowed, is_allowed
 from catalog_app.services import membership_set, user_create, version_promote
+from orchestrator.analytics.services import example_propose
 from orchestrator.assistants.models import Assistant
 from orchestrator.assistants.services import (
     assistant_create,
@@ -23,7 +24,19 @@ from orchestrator.assistants.services import (
     assistant_set_enabled,
     assistant_set_origins,
 )
+from orchestrator.conversation_tests.models import ConversationTest, ConversationTestPolicy, ConversationTestRun
+from orchestrator.conversation_tests.services import (
+    conversation_test_create,
+    conversation_test_delete,
+    conversation_tests_policy_set,
+    conversation_tests_run,
+)
 from orchestrator.engine.errors import ConcertoError
+from orchestrator.jobs.models import JobStatus
+from orchestrator.learning.models import LearningJob, Refinement
+from orchestrator.learning.services import learning_job_cancel
+from orchestrator.validation.analysis_jobs import analysis_cancel
+from orchestrator.validation.models import TrajectoryAnalysis
 from tests.integration.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -102,3 +115,38 @@ def test_a_command_acting_for_an_analyst_exits_2_with_the_refusal(analyst, live)
         call_command("promote_planner", "banking", "--assistant", "bank-live", "--user", analyst.username,
                      stdout=StringIO())
     assert refused.value.returncode == 2
+
+
+def test_conversation_tests_analytics_and_job_cancels_refuse_another_workspace(workspace, banking, analyst, admin):
+    """Their services check the user themselves: a caller that forgets to scope by workspace still cannot write."""
+    outsider = user_create(username="otto", password=PASSWORD)
+    membership_set(workspace=Workspace.objects.create(name="Other", slug="other"), user=outsider, role=Role.ADMIN)
+    turns = [{"user": "I'd like to apply for a loan", "expect": {"intents": ["apply_loan"]}}]
+    test = conversation_test_create(catalog=banking.catalog, name="loan", mode="planner", turns=turns, user=analyst)
+    live = assistant_create(workspace=workspace, version=version_promote(version=banking, user=None), key="bank-live")
+    job = LearningJob.objects.create(catalog=banking.catalog)
+    analysis = TrajectoryAnalysis.objects.create(workspace=workspace, version=banking, samples=[], total=1)
+    for write in (
+        lambda: conversation_test_create(catalog=banking.catalog, name="mine", mode="planner", turns=turns,
+                                         user=outsider),
+        lambda: conversation_test_delete(test=test, user=outsider),
+        lambda: conversation_tests_run(version=banking, user=outsider),
+        lambda: conversation_tests_policy_set(catalog=banking.catalog, required=True, user=outsider),
+        lambda: example_propose(assistant=live, intent="apply_loan", text="can I borrow money", user=outsider),
+        lambda: learning_job_cancel(job=job, user=outsider),
+        lambda: analysis_cancel(analysis=analysis, user=outsider),
+    ):
+        with pytest.raises(NotAllowed, match="you are not a member of this workspace"):
+            write()
+    assert list(ConversationTest.objects.values_list("name", flat=True)) == ["loan"]
+    assert not ConversationTestRun.objects.exists() and not ConversationTestPolicy.objects.filter(required=True)
+    assert not Refinement.objects.exists()
+    job.refresh_from_db()
+    analysis.refresh_from_db()
+    assert job.status == analysis.status == JobStatus.QUEUED
+    # Analysts run and cancel what they may start; only admins set the promotion gate.
+    assert conversation_tests_run(version=banking, user=analyst).ok
+    assert learning_job_cancel(job=job, user=analyst).status == JobStatus.CANCELLED
+    with pytest.raises(NotAllowed, match="only an admin of the workspace can require conversation tests"):
+        conversation_tests_policy_set(catalog=banking.catalog, required=True, user=analyst)
+    assert conversation_tests_policy_set(catalog=banking.catalog, required=True, user=admin).required

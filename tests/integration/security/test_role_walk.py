@@ -36,15 +36,20 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
 from catalog_app.models import Catalog, Role, Workspace
-from catalog_app.permissions import MINIMUM_ROLE, Action
+from catalog_app.permissions import MINIMUM_ROLE, OPERATOR, Action
 from catalog_app.selectors import version_latest
 from catalog_app.services import membership_set, user_create, version_create_draft, version_promote
 from orchestrator.assistants.models import Assistant
 from orchestrator.assistants.services import assistant_create
 from orchestrator.assistants.views import ACTIONS as ASSISTANT_ACTIONS
 from orchestrator.chat.services import session_create
-from orchestrator.learning.models import Refinement
+from orchestrator.chat.studio_services import studio_message_post
+from orchestrator.conversation_tests.checks import EXPECTATIONS
+from orchestrator.conversation_tests.services import conversation_test_create
+from orchestrator.jobs.models import JobStatus
+from orchestrator.learning.models import LearningJob, Refinement
 from orchestrator.modes import AssistantMode
+from orchestrator.simulation.models import SimulationRun
 from orchestrator.simulation.services import run_create
 from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
 
@@ -62,6 +67,7 @@ ANY = "*"  # every method (Django's form views take PUT as POST; ninja's docs an
 DEMO_KEY = "demo-banking"
 SCENARIO = yaml.safe_load((Path(settings.BASE_DIR) / "catalog_app" / "demo" / "banking-scenario.yaml").read_text())
 OUTSIDER = "otto"
+LOAN = "I'd like to apply for a loan"
 
 
 @dataclass(frozen=True)
@@ -102,9 +108,15 @@ CASES: dict[tuple[str, str], Case] = {
     ("catalogs/<slug:slug>/test-chat/messages/", "POST"): Case(Action.TEST_CHAT),
     ("validation/analyses/", "POST"): Case(Action.ANALYSIS_RUN),
     ("validation/analyses/<int:pk>/requeue/", "POST"): Case(Action.JOB_REQUEUE, {"pk": "stalled"}, writes=True),
+    ("validation/analyses/<int:pk>/cancel/", "POST"): Case(Action.ANALYSIS_RUN, {"pk": "stalled"}, writes=True),
     ("catalogs/<slug:slug>/simulations/start/", "POST"): Case(Action.SIMULATION_RUN),
-    ("simulations/<int:pk>/cancel/", "POST"): Case(Action.SIMULATION_RUN, {"pk": "run"}),
+    ("simulations/<int:pk>/cancel/", "POST"): Case(Action.SIMULATION_RUN, {"pk": "run"}, writes=True),
+    ("simulations/<int:pk>/requeue/", "POST"): Case(Action.JOB_REQUEUE, {"pk": "failed_run"}, writes=True),
     ("catalogs/<slug:slug>/review/learn/", "POST"): Case(Action.REFINEMENT_LEARN),
+    ("catalogs/<slug:slug>/review/jobs/<int:pk>/requeue/", "POST"): Case(
+        Action.JOB_REQUEUE, {"pk": "failed_job"}, writes=True),
+    ("catalogs/<slug:slug>/review/jobs/<int:pk>/cancel/", "POST"): Case(
+        Action.REFINEMENT_LEARN, {"pk": "learning_job"}, writes=True),
     ("catalogs/<slug:slug>/review/decide/", "POST"): Case(
         Action.REFINEMENT_DECIDE, data={"action": "reject", "ids": ["refinement"]}, writes=True),
     ("catalogs/<slug:slug>/promotion/threshold/", "POST"): Case(
@@ -114,6 +126,19 @@ CASES: dict[tuple[str, str], Case] = {
     ("catalogs/<slug:slug>/assistants/publish/", "POST"): Case(
         Action.ASSISTANT_PUBLISH, data={"name": "Mine", "key": "mine", "mode": "planner", "version": "promoted_pk",
                                         "origins": "https://evil.example"}, writes=True),
+    ("catalogs/<slug:slug>/tests/run/", "POST"): Case(Action.CONVERSATION_TEST_RUN, data={"version": "1"}, writes=True),
+    ("catalogs/<slug:slug>/tests/save/", "POST"): Case(
+        Action.CONVERSATION_TEST_SAVE, data={"session": "test_session", "name": "walked"}, writes=True),
+    ("catalogs/<slug:slug>/tests/<int:pk>/", "POST"): Case(
+        Action.CONVERSATION_TEST_SAVE, {"pk": "conversation_test"}, {
+            "name": "renamed", "mode": "planner", "rows": "1", "turn-0-user": LOAN,
+            **{f"turn-0-{key}": "*" for key in EXPECTATIONS}, "turn-0-intents": "apply_loan"}, writes=True),
+    ("catalogs/<slug:slug>/tests/<int:pk>/delete/", "POST"): Case(
+        Action.CONVERSATION_TEST_SAVE, {"pk": "conversation_test"}, writes=True),
+    ("catalogs/<slug:slug>/tests/policy/", "POST"): Case(
+        Action.CONVERSATION_TEST_GATE, data={"required": "on"}, writes=True),
+    ("catalogs/<slug:slug>/analytics/<slug:key>/examples/", "POST"): Case(
+        Action.ANALYTICS_EXAMPLE, data={"text": "can I borrow some money", "intent": "apply_loan"}, writes=True),
     # One case per action of the Assistants screen's action URL (their names come from the view).
     **{("catalogs/<slug:slug>/assistants/<slug:key>/<str:action>/", f"POST {name}"): case for name, case in {
         "version": Case(Action.ASSISTANT_SWITCH_VERSION, {"action": "version"}, {"version": "2"}, writes=True),
@@ -128,11 +153,18 @@ CASES: dict[tuple[str, str], Case] = {
     ("api/v1/catalogs/<slug>/plan", "POST"): Case(READ, data=_json({"intent": "apply_loan"})),
     ("api/v1/catalogs/<slug>/simulations", "POST"): Case(
         Action.SIMULATION_RUN, data=_json({"scenario": "realistic", "conversations": 1})),
-    ("api/v1/catalogs/<slug>/simulations/<run_id>/cancel", "POST"): Case(Action.SIMULATION_RUN, {"run_id": "run"}),
+    ("api/v1/catalogs/<slug>/simulations/<run_id>/cancel", "POST"): Case(
+        Action.SIMULATION_RUN, {"run_id": "run"}, writes=True),
+    ("api/v1/catalogs/<slug>/simulations/<run_id>/requeue", "POST"): Case(
+        Action.JOB_REQUEUE, {"run_id": "failed_run"}, writes=True),
     ("api/v1/catalogs/<slug>/scenarios/<name>", "PUT"): Case(
         Action.SCENARIO_SAVE, {"name": SCENARIO["scenario"]}, _json(SCENARIO)),
     ("api/v1/catalogs/<slug>/refinements/learn", "POST"): Case(Action.REFINEMENT_LEARN, data=_json({"run": "run"})),
     ("api/v1/catalogs/<slug>/refinements/jobs", "POST"): Case(Action.REFINEMENT_LEARN, data=_json({"run": "run"})),
+    ("api/v1/catalogs/<slug>/refinements/jobs/<job_id>/cancel", "POST"): Case(
+        Action.REFINEMENT_LEARN, {"job_id": "learning_job"}, writes=True),
+    ("api/v1/catalogs/<slug>/refinements/jobs/<job_id>/requeue", "POST"): Case(
+        Action.JOB_REQUEUE, {"job_id": "failed_job"}, writes=True),
     ("api/v1/catalogs/<slug>/refinements/accept", "POST"): Case(
         Action.REFINEMENT_DECIDE, data=_json({"ids": ["refinement"]})),
     ("api/v1/catalogs/<slug>/refinements/reject", "POST"): Case(
@@ -140,6 +172,20 @@ CASES: dict[tuple[str, str], Case] = {
     ("api/v1/validation/plans", "POST"): Case(READ),
     ("api/v1/validation/trajectories", "POST"): Case(READ),
     ("api/v1/validation/analyses", "POST"): Case(Action.ANALYSIS_RUN),
+    ("api/v1/validation/analyses/<analysis_id>/requeue", "POST"): Case(Action.JOB_REQUEUE, writes=True),
+    ("api/v1/validation/analyses/<analysis_id>/cancel", "POST"): Case(Action.ANALYSIS_RUN, writes=True),
+    ("api/v1/catalogs/<slug>/conversation-tests", "POST"): Case(
+        Action.CONVERSATION_TEST_SAVE, data=_json({"name": "walked", "turns": [
+            {"user": LOAN, "expect": {"intents": ["apply_loan"]}}]}), writes=True),
+    ("api/v1/catalogs/<slug>/conversation-tests/from-session", "POST"): Case(
+        Action.CONVERSATION_TEST_SAVE, data=_json({"session": "test_session", "name": "walked"}), writes=True),
+    ("api/v1/catalogs/<slug>/conversation-tests/runs", "POST"): Case(
+        Action.CONVERSATION_TEST_RUN, data=_json({"version": 1}), writes=True),
+    ("api/v1/catalogs/<slug>/conversation-tests/<test_id>", "PUT"): Case(
+        Action.CONVERSATION_TEST_SAVE, data=_json({"name": "renamed"}), writes=True),
+    ("api/v1/catalogs/<slug>/conversation-tests/<test_id>", "DELETE"): Case(Action.CONVERSATION_TEST_SAVE, writes=True),
+    ("api/v1/catalogs/<slug>/conversation-tests/policy", "PUT"): Case(
+        Action.CONVERSATION_TEST_GATE, data=_json({"required": True}), writes=True),
     ("api/v1/assistants", "POST"): Case(
         Action.ASSISTANT_PUBLISH, data=_json({"catalog": "banking", "key": "mine",
                                               "allowed_origins": ["https://evil.example"]}), writes=True),
@@ -190,8 +236,9 @@ def _client(username: str | None) -> Client:
 
 @pytest.fixture
 def world(db) -> Iterator[World]:
-    """The banking demo (v1 promoted, v2 promoted, v3 a draft), its assistants, a simulation, a stalled
-    analysis and a pending refinement; and an admin of another workspace."""
+    """The banking demo (v1 promoted, v2 promoted, v3 a draft), its assistants, a simulation and a failed one, a
+    stalled analysis, a queued and a failed learning job, a pending refinement, a test-chat conversation and a
+    saved conversation test; and an admin of another workspace."""
     cache.clear()  # login throttling and rate limits
     call_command("load_demo", stdout=StringIO())
     workspace = Workspace.objects.get(memberships__user__username="analyst")
@@ -206,6 +253,13 @@ def world(db) -> Iterator[World]:
     stale = timezone.now() - timedelta(hours=2)
     stalled = TrajectoryAnalysis.objects.create(workspace=workspace, version=v1, samples=[], total=1,
                                                 status=AnalysisStatus.RUNNING, started_at=stale, heartbeat_at=stale)
+    failed_run = run_create(workspace=workspace, version=v1, scenario="realistic", conversations=2, enqueue=False)
+    SimulationRun.objects.filter(pk=failed_run.pk).update(status=JobStatus.FAILED, error="the worker failed")
+    learning_job = LearningJob.objects.create(catalog=banking, run=run)
+    failed_job = LearningJob.objects.create(catalog=banking, run=run, status=JobStatus.FAILED, error="it failed")
+    test_session, _ = studio_message_post(session=None, version=v1, mode="planner", text=LOAN)
+    conversation_test = conversation_test_create(catalog=banking, name="loan", mode="planner", user=OPERATOR,
+                                                 turns=[{"user": LOAN, "expect": {"intents": ["apply_loan"]}}])
     refinement = Refinement.objects.create(catalog=banking, version=v1, source="run", kind="drop_outcome",
                                            key="k", subject="credit_check", summary="s", confidence=0.5,
                                            change={"op": "drop_outcome"})
@@ -213,7 +267,9 @@ def world(db) -> Iterator[World]:
     other = Workspace.objects.create(name="Other", slug="other")
     membership_set(workspace=other, user=user_create(username=OUTSIDER, password="otto-pass-1"), role=Role.ADMIN)
     values = {"number": draft.number, "promoted_pk": v2.pk, "run": run.pk, "stalled": stalled.pk,
-              "refinement": refinement.pk, "session_id": session.pk}
+              "refinement": refinement.pk, "session_id": session.pk, "failed_run": failed_run.pk,
+              "learning_job": learning_job.pk, "failed_job": failed_job.pk, "test_session": str(test_session.pk),
+              "conversation_test": conversation_test.pk}
     passwords = {"analyst": "analyst", "admin": "admin", OUTSIDER: "otto-pass-1"}
     clients = {"anonymous": (_client(None), {})}
     clients |= {role: (_client(name), _basic(name, passwords[name]))
@@ -240,8 +296,8 @@ def studio_routes() -> list[str]:
 
 SAMPLES = {"slug": "banking", "key": DEMO_KEY, "name": "email", "skill": "credit_check", "mode": 0, "index": 0,
            "outcome": 0, "kind": "elements", "pk": "run", "run_id": "run", "analysis_id": "stalled",
-           "job_id": 1, "session_id": "session_id", "number": "number", "action": "disable", "uidb64": "x",
-           "token": "x"}
+           "job_id": "learning_job", "test_id": "conversation_test", "session_id": "session_id", "number": "number",
+           "action": "disable", "uidb64": "x", "token": "x"}
 
 
 def _url(route: str, kwargs: dict[str, Any], values: dict[str, Any]) -> str:

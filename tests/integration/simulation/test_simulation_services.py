@@ -57,16 +57,16 @@ def test_the_same_seed_gives_the_same_conversations_in_other_chunks(workspace, b
                                                                                                      flat=True))
 
 
-def test_a_cancelled_run_stops_and_keeps_what_it_has(workspace, banking, realistic):
+def test_a_cancelled_run_stops_and_keeps_what_it_has(workspace, banking, realistic, analyst):
     run = run_create(workspace=workspace, version=banking, scenario="realistic", conversations=50, chunk_size=10,
                      enqueue=False)
     run_dispatch(run_id=run.pk, send=lambda *chunk: None)
     run_chunk(run_id=run.pk, start=0, stop=10)
-    cancelled = run_cancel(run=run)
+    cancelled = run_cancel(run=run, user=analyst)
     assert cancelled.status == SimulationStatus.CANCELLED and cancelled.finished_at is not None
     assert run_chunk(run_id=run.pk, start=10, stop=20) == 0
     assert run.results.count() == 10
-    assert run_cancel(run=run).status == SimulationStatus.CANCELLED  # twice is harmless
+    assert run_cancel(run=run, user=analyst).status == SimulationStatus.CANCELLED  # twice is harmless
 
 
 def test_bad_input_is_refused_and_nothing_is_saved(workspace, banking, realistic, scenario_data):
