@@ -56,8 +56,9 @@ def test_the_intent_tester_shows_the_phrase_each_score_rests_on_and_where_it_com
                               {"version": "1", "phrase": "I need a loan please"}, **HTMX))
     assert "closest: “I need a loan” (an example)" in page
     page = text(logged_in.get("/catalogs/banking/try-intent/",
-                              {"version": "1", "phrase": "the status of a credit card application"}, **HTMX))
-    # the runner-up rests on a skill's description, which names both a new card and its status
+                              {"version": "1", "phrase": "has my card application been processed"}, **HTMX))
+    # the runner-up rests on a skill's description, which names both a new card and its status (the probe
+    # phrase is one whose runner-up no example comes near, whatever rounding the int8 model does)
     assert ("apply_credit_card apply for a credit card closest: “Submits a credit card application, or reports "
             "the status of one” (the catalog's descriptions)") in page
 
