@@ -10,30 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from orchestrator.engine.catalog.formats import parse_format
 from orchestrator.engine.catalog.spec import CatalogSpec
 from orchestrator.engine.runtime.replies import Wording
-
-FORMAT_HINTS = {
-    "email": "an email address, e.g. name@example.com",
-    "number": "a number",
-    "money": "an amount, e.g. $20,000",
-    "date": "a date, e.g. 2025-03-31",
-    "phone": "a phone number, e.g. +1 555 010 0100",
-}
-
-
-def enum_options(fmt: str | None) -> list[str]:
-    if not fmt or not fmt.startswith("enum:"):
-        return []
-    return [option.strip() for option in fmt.removeprefix("enum:").split("|") if option.strip()]
-
-
-def format_hint(fmt: str | None) -> str | None:
-    if not fmt:
-        return None
-    if fmt.startswith("enum:"):
-        return "one of: " + ", ".join(enum_options(fmt))
-    return FORMAT_HINTS.get(fmt)
 
 
 def reply_with_hints(spec: CatalogSpec, reply: dict[str, Any]) -> dict[str, Any]:
@@ -43,12 +22,11 @@ def reply_with_hints(spec: CatalogSpec, reply: dict[str, Any]) -> dict[str, Any]
     if reply.get("kind") == "question" and reply.get("element") in names:
         element = spec.element(reply["element"])
         reply.setdefault("label", words.element(element.name))
-        hint = format_hint(element.format)
-        if hint:
-            reply.setdefault("hint", hint)
-        options = enum_options(element.format)
-        if options:
-            reply.setdefault("options", options)
+        fmt = parse_format(element.format)
+        if fmt.hint:
+            reply.setdefault("hint", fmt.hint)
+        if fmt.options:
+            reply.setdefault("options", list(fmt.options))
     elif reply.get("kind") == "consent":
         if reply.get("skill") in {s.name for s in spec.skills}:
             reply.setdefault("skill_label", words.skill(reply["skill"]))

@@ -10,6 +10,7 @@ import re2
 from ..errors import Issue
 from .documents import text_faults
 from .endpoints import endpoint_refusal
+from .formats import KINDS, parse_format
 from .spec import CatalogSpec, Element, Skill, done_ref
 
 # \Z, not $: `$` also matches before a final newline, and a name ending in one would leave the
@@ -29,7 +30,7 @@ RESERVED = frozenset(
     """.split()
 )
 
-FORMAT_KINDS = ("email", "number", "money", "date", "phone", "text")
+FORMAT_KINDS = KINDS
 
 
 def check_name(name: str, path: str) -> list[Issue]:
@@ -49,10 +50,11 @@ def check_name(name: str, path: str) -> list[Issue]:
 
 
 def check_format(fmt: str, path: str) -> list[Issue]:
-    if fmt in FORMAT_KINDS:
+    parsed = parse_format(fmt)
+    if parsed.kind in FORMAT_KINDS:
         return []
-    if fmt.startswith("regex:"):
-        pattern = fmt.removeprefix("regex:")
+    if parsed.is_regex:
+        pattern = parsed.pattern
         try:
             re.compile(pattern)
         except re.error as exc:
@@ -63,9 +65,8 @@ def check_format(fmt: str, path: str) -> list[Issue]:
             return [Issue(path, f"regular expression not supported by the linear-time engine (RE2): {exc}; "
                                 "backreferences and look-around are not available")]
         return []
-    if fmt.startswith("enum:"):
-        values = [v for v in fmt.removeprefix("enum:").split("|") if v.strip()]
-        return [] if values else [Issue(path, "an enum format needs values: enum:a|b|c")]
+    if parsed.is_enum:
+        return [] if parsed.options else [Issue(path, "an enum format needs values: enum:a|b|c")]
     kinds = ", ".join((*FORMAT_KINDS, "regex:<pattern>", "enum:<a>|<b>"))
     return [Issue(path, f"unknown format '{fmt}' (one of {kinds})")]
 

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..catalog.formats import parse_format
 from ..catalog.spec import CatalogSpec
 from .session import SessionState
 
@@ -115,8 +116,8 @@ class Scrubber:
         values = [v for v in values if v.strip()]
         self.known = _pattern(values)
         self.digits = [p for p in (_digit_spelling(v) for v in values) if p is not None]
-        self.formats = [fmt.removeprefix("regex:") for e in spec.elements if e.sensitive
-                        for fmt in [e.format or ""] if fmt.startswith("regex:")]
+        self.formats = [fmt.pattern for e in spec.elements if e.sensitive
+                        for fmt in [parse_format(e.format)] if fmt.is_regex]
         self.allowed = {a.strip().lower() for a in allowed if a.strip()}
         self.allowed_phones = {re.sub(r"[^\d+]", "", a) for a in self.allowed}
 

@@ -17,6 +17,7 @@ from typing import Protocol
 import number_parser
 from rapidfuzz import fuzz
 
+from ..catalog.formats import parse_format
 from ..catalog.spec import CatalogSpec, Element
 from .acts import control_act as control_act  # control acts live in acts.py; importable from here too
 from .dates import _date as _date  # dates and patterns live in their own modules; importable from here too
@@ -149,10 +150,11 @@ def extract_value(element: Element, utterance: str, whole_answer: bool = False) 
         return _date(utterance, past=_happened(element))
     if fmt == "phone":
         return _phone(utterance)
-    if fmt.startswith("regex:"):
-        return _regex(fmt.removeprefix("regex:"), utterance)
-    if fmt.startswith("enum:"):
-        return _enum(enum_options(fmt), utterance, close=whole_answer)
+    parsed = parse_format(fmt)
+    if parsed.is_regex:
+        return _regex(parsed.pattern, utterance)
+    if parsed.is_enum:
+        return _enum(list(parsed.options), utterance, close=whole_answer)
     return _free_text(element, utterance) if whole_answer and utterance.strip() else None
 
 
@@ -234,10 +236,6 @@ def _in_digits(utterance: str) -> str:
     if not NUMBER_WORD.search(utterance) or re.search(r"\bpoint\b", utterance, re.I):
         return utterance
     return number_parser.parse(utterance)
-
-
-def enum_options(fmt: str) -> list[str]:
-    return [o.strip() for o in fmt.removeprefix("enum:").split("|") if o.strip()]
 
 
 def _enum(options: list[str], utterance: str, close: bool) -> str | None:
@@ -379,7 +377,7 @@ def _may_guess(element: Element, value: str) -> bool:
     """May an unnamed value go to `element` because it fits nothing else? Not a loose pattern's fit
     that does not look like a code (a postcode's pattern fits "I need"), nor a sensitive value that
     is not a code ("dropping since Monday" is no date of birth)."""
-    pattern = (element.format or "").startswith("regex:")
+    pattern = parse_format(element.format).is_regex
     if element.format == "number":  # a bare number says nothing of what it counts: "add 2 bags" names it
         return False
     if element.sensitive and not pattern:  # a date, an amount: too plain to be taken as a birth date

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..catalog.formats import parse_format
 from ..catalog.spec import CatalogSpec, Goal, Intent
-from .nlu import enum_options, spoken_option
+from .nlu import spoken_option
 
 ReplyKind = Literal["text", "question", "consent", "result", "resumed", "explanation"]
 
@@ -81,8 +82,7 @@ class Wording:
     def question(self, name: str) -> str:
         """The element's own question if the analyst wrote one, else one built to read naturally."""
         element = self.spec.element(name)
-        options = [spoken_option(o) for o in enum_options(element.format)] \
-            if (element.format or "").startswith("enum:") else []
+        options = [spoken_option(o) for o in parse_format(element.format).options]
         choices = f" ({_or(options)})" if options else ""
         if element.question:
             if not options or options[0] in element.question:
@@ -108,13 +108,9 @@ class Wording:
     def explain_question(self, name: str) -> str:
         """Another way to put a question, with what an answer looks like."""
         element = self.spec.element(name)
-        fmt = element.format or "text"
-        hints = {"email": "an email address such as name@example.com", "money": "an amount such as 25,000 dollars",
-                 "number": "a number", "date": "a date such as 2024-05-31", "phone": "a phone number"}
-        if fmt.startswith("enum:"):
-            hint = "one of: " + ", ".join(o.strip() for o in fmt.removeprefix("enum:").split("|") if o.strip())
-        else:
-            hint = hints.get(fmt, "a few words in your own terms" if fmt == "text" else "a value in the usual format")
+        fmt = parse_format(element.format)
+        free = fmt.kind in ("", "text")
+        hint = fmt.hint or ("a few words in your own terms" if free else "a value in the usual format")
         return f"I am asking for {self.element(name)}: {hint}. You can also say \"I don't know\" or \"stop\"."
 
     def consent(self, skill: str, elements: list[str]) -> str:

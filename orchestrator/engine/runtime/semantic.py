@@ -22,10 +22,11 @@ from typing import Protocol
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
+from ..catalog.formats import parse_format
 from ..catalog.spec import CatalogSpec, Skill
 from . import calibration
 from .calibration import Calibration, out_of_scope_phrases
-from .nlu import IntentGuess, enum_options
+from .nlu import IntentGuess
 from .spelling import SpellingRepair
 from .text import normalise
 
@@ -216,7 +217,7 @@ def intent_context(spec: CatalogSpec) -> dict[str, list[str]]:
             for mode in skill.modes:
                 for name in mode.inputs:
                     element = next((e for e in spec.elements if e.name == name), None)
-                    if element is not None and (element.format or "").startswith("enum:"):
-                        phrases.append(" ".join(enum_options(element.format or "")))
+                    if element is not None and parse_format(element.format).is_enum:
+                        phrases.append(" ".join(parse_format(element.format).options))
         context[intent.name] = [p for p in dict.fromkeys(phrases) if p]
     return context

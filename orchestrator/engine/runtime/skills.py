@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+from ..catalog.formats import parse_format
 from ..catalog.spec import CatalogSpec, Element, Mode, SimRule, Skill
 
 Status = Literal["ok", "invalid", "unfeasible", "error"]
@@ -90,8 +91,8 @@ def sample_value(element: Element) -> str:
         return "42"
     if fmt == "date":
         return "2026-01-01"
-    if fmt.startswith("enum:"):
-        return fmt.removeprefix("enum:").split("|")[0]
+    if parse_format(fmt).options:  # the first option, never '' ("enum:|gold|silver" is gold or silver)
+        return parse_format(fmt).options[0]
     return f"{element.name.replace('_', ' ')} #1"
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import re
 
+from ..catalog.formats import parse_format
 from ..catalog.spec import Element
 
 FIRST = ("ada", "grace", "alan", "katherine", "edsger", "barbara", "donald", "margaret", "linus", "frances")
@@ -58,8 +59,8 @@ def _class_chars(atom: str) -> str:
 
 
 def can_generate(element: Element) -> bool:
-    fmt = element.format or "text"
-    return not fmt.startswith("regex:") or _regex_parts(fmt.removeprefix("regex:")) is not None
+    fmt = parse_format(element.format)
+    return not fmt.is_regex or _regex_parts(fmt.pattern) is not None
 
 
 def generate(element: Element, rng: random.Random) -> str:
@@ -75,10 +76,11 @@ def generate(element: Element, rng: random.Random) -> str:
         return f"{rng.randint(1950, 2005)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
     if fmt == "phone":
         return f"+1 555 01{rng.randint(10, 99)}"
-    if fmt.startswith("enum:"):
-        return rng.choice([o for o in fmt.removeprefix("enum:").split("|") if o])
-    if fmt.startswith("regex:"):
-        parts = _regex_parts(fmt.removeprefix("regex:")) or []
+    parsed = parse_format(fmt)
+    if parsed.is_enum:
+        return rng.choice(parsed.options)
+    if parsed.is_regex:
+        parts = _regex_parts(parsed.pattern) or []
         return "".join(rng.choice(_class_chars(atom)) for atom, least, most in parts
                        for _ in range(rng.randint(least, most)))
     if element.name == "name":
@@ -106,7 +108,7 @@ def other_format(element: Element, value: str, rng: random.Random) -> str | None
         return " ".join(ssn.groups())  # no dashes: a format the assistant may not read
     if element.format == "email":
         return value.upper()
-    if element.format and element.format.startswith("enum:"):
+    if parse_format(element.format).is_enum:
         return f"the {value} one"
     return None
 

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ...catalog.formats import parse_format
 from ...catalog.spec import CatalogSpec
 from ...planning.compile import action_name
 from ...planning.task import ASK
-from ..nlu import ambiguous_date, enum_options, spoken_option, valid_value
+from ..nlu import ambiguous_date, spoken_option, valid_value
 from ..replies import Reply
 from ..session import GoalFrame, SessionState
 from . import goals
@@ -196,8 +197,8 @@ class Applier:
         readings = ambiguous_date(text) if spec_element.format == "date" else None
         if readings:
             why = f"Do you mean {readings[0]} or {readings[1]}? Please write the month as a word."
-        elif (spec_element.format or "").startswith("enum:"):
-            options = ", ".join(spoken_option(o) for o in enum_options(spec_element.format or ""))
+        elif parse_format(spec_element.format).is_enum:
+            options = ", ".join(spoken_option(o) for o in parse_format(spec_element.format).options)
             why = f"That is not one of the options for {self.words.element(element)} ({options})."
         else:
             why = f"That does not look like {self.words.element(element)}."
