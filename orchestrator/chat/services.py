@@ -279,11 +279,9 @@ def _trace_events(turn: int, log: TurnLog, scrub: Scrubber) -> list[tuple[str, d
     kind by kind; `turn` groups them with the message that caused them.
     """
     events: list[tuple[str, dict[str, Any]]] = []
-    events += [(TraceKind.PLAN, {"goal": p.goal, "lines": list(p.lines), "cost": p.cost, "reason": p.reason,
-                                 "discarded": list(p.discarded), "unsolvable": p.unsolvable}) for p in log.plans]
+    events += [(TraceKind.PLAN, p.event()) for p in log.plans]
     events += [(TraceKind.EXECUTION, e.model_dump(mode="json")) for e in log.executions]
-    events += [(TraceKind.SHARE, {"element": s.element, "skill": s.skill, "consent": s.consent, "step": s.step})
-               for s in log.shares]
+    events += [(TraceKind.SHARE, s.event()) for s in log.shares]
     return [(kind, scrub.data({"turn": turn, **data})) for kind, data in events]
 
 

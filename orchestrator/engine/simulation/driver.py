@@ -30,9 +30,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..catalog.spec import CatalogSpec, Goal
-from ..planning.compile import goal_operations
+from ..catalog.spec import CatalogSpec
 from ..planning.planner import Planner
+from ..runtime.dialogue.goals import reached
 from ..runtime.masking import MASK, mask_data, mask_text, sensitive_values
 from ..runtime.s3 import S3Orchestrator
 from ..runtime.session import SessionState
@@ -85,13 +85,6 @@ def conversation_seed(seed: int, index: int, part: str) -> random.Random:
     return random.Random(f"{seed}:{index}:{part}")
 
 
-def goal_reached(planner: Planner, state: SessionState, goal: Goal) -> bool:
-    onto = planner.domain.ontology
-    known = all(any(x in state.memory for x in onto.subtree(name)) for name in goal.known)
-    done = all(any(op in state.done for op in goal_operations(planner.domain, ref)) for ref in goal.done)
-    return known and done
-
-
 def simulate_conversation(spec: CatalogSpec, planner: Planner, scenario: Scenario, *,
                           orchestrator: OrchestratorKind, seed: int, index: int) -> Conversation:
     user = SimulatedUser(spec, scenario, conversation_seed(seed, index, "user"))
@@ -121,7 +114,7 @@ def simulate_conversation(spec: CatalogSpec, planner: Planner, scenario: Scenari
         replies = [r.as_dict() for r in log.replies]
         recorder.turn(utterance, hidden, replies, log, skills.calls[before_calls:], events,
                       planner_ms=timed.seconds * 1000, engine_ms=engine_ms)
-        satisfied = goal_reached(planner, state, goal)
+        satisfied = reached(spec, planner, state, goal)
         if utterance.act == "stop":
             outcome = "stopped"
             break
@@ -129,7 +122,7 @@ def simulate_conversation(spec: CatalogSpec, planner: Planner, scenario: Scenari
         if utterance is None:
             outcome = "success" if satisfied else ("gave_up" if user.events and user.events[-1]["kind"] == "gave_up"
                                                    else "failed")
-    if outcome == "stalled" and goal_reached(planner, state, goal):
+    if outcome == "stalled" and reached(spec, planner, state, goal):
         outcome = "success"
     recorder.user(user.events[said:], turn=len(recorder.raw) - 1)  # how the user left, if it said so
     return recorder.finish(index=index, intent=user.intent, outcome=outcome, turns=turns, user=user)
@@ -163,9 +156,7 @@ class _Recorder:
         self.assistant(replies)
         self.user(user_events, turn=position)
         for plan in log.plans:
-            self.events.append(("plan", {"turn": position, "goal": plan.goal, "lines": list(plan.lines),
-                                         "cost": plan.cost, "reason": plan.reason, "discarded": list(plan.discarded),
-                                         "unsolvable": plan.unsolvable}))
+            self.events.append(("plan", {"turn": position, **plan.event()}))
             self.figures["plans"] += 1
             self.figures["replans"] += bool(plan.discarded)
             self.figures["unsolvable"] += plan.unsolvable is not None
@@ -181,8 +172,7 @@ class _Recorder:
                 failures = self.figures["skill_failures"]
                 failures[record.skill] = failures.get(record.skill, 0) + 1
         for share in log.shares:
-            self.events.append(("share", {"turn": position, "element": share.element, "skill": share.skill,
-                                          "consent": share.consent, "step": share.step}))
+            self.events.append(("share", {"turn": position, **share.event()}))
         self.figures["planner_ms"].append(round(planner_ms, 3))
         self.figures["engine_ms"].append(round(engine_ms, 3))
 

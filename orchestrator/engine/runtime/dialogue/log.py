@@ -18,6 +18,10 @@ class Share:
     consent: str  # the authorized skill (per skill) or element (per element)
     step: int
 
+    def event(self) -> dict[str, Any]:
+        """As a session's trace stores it, live or simulated."""
+        return {"element": self.element, "skill": self.skill, "consent": self.consent, "step": self.step}
+
 
 @dataclass(frozen=True)
 class PlanRecord:
@@ -27,6 +31,11 @@ class PlanRecord:
     reason: str  # why this plan was made: a new goal, an answer, an outcome that differed...
     discarded: tuple[str, ...] = ()  # the previous plan's remaining lines, if it was given up
     unsolvable: str | None = None
+
+    def event(self) -> dict[str, Any]:
+        """As a session's trace stores it, live or simulated."""
+        return {"goal": self.goal, "lines": list(self.lines), "cost": self.cost, "reason": self.reason,
+                "discarded": list(self.discarded), "unsolvable": self.unsolvable}
 
 
 @dataclass
