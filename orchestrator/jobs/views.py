@@ -6,18 +6,16 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 
-from orchestrator.jobs.runner import NotAllowed, NotRequeueable, QueueUnavailable
+from orchestrator.jobs.runner import NotRequeueable, QueueUnavailable
 
 
 def requeue_from_page(request: HttpRequest, requeue: Callable[[], Any], done: str) -> None:
-    """Run a re-queue for a page: 403 for a member who is not an admin; the outcome as a message."""
+    """Run a re-queue for a page; the outcome as a message (a member who is not an admin gets the 403 page:
+    NotAllowed is Django's PermissionDenied)."""
     try:
         requeue()
-    except NotAllowed as exc:
-        raise PermissionDenied(str(exc)) from exc
     except (NotRequeueable, QueueUnavailable) as exc:
         messages.error(request, str(exc)[:1].upper() + str(exc)[1:])
     else:

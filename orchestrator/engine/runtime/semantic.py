@@ -217,7 +217,7 @@ def intent_context(spec: CatalogSpec) -> dict[str, list[str]]:
             for mode in skill.modes:
                 for name in mode.inputs:
                     element = next((e for e in spec.elements if e.name == name), None)
-                    if element is not None and parse_format(element.format).is_enum:
-                        phrases.append(" ".join(parse_format(element.format).options))
+                    if element is not None and (fmt := parse_format(element.format)).is_enum:
+                        phrases.append(" ".join(fmt.options))
         context[intent.name] = [p for p in dict.fromkeys(phrases) if p]
     return context

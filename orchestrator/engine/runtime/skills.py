@@ -91,8 +91,9 @@ def sample_value(element: Element) -> str:
         return "42"
     if fmt == "date":
         return "2026-01-01"
-    if parse_format(fmt).options:  # the first option, never '' ("enum:|gold|silver" is gold or silver)
-        return parse_format(fmt).options[0]
+    options = parse_format(fmt).options
+    if options:  # the first option, never '' ("enum:|gold|silver" is gold or silver)
+        return options[0]
     return f"{element.name.replace('_', ' ')} #1"
 
 

@@ -197,8 +197,8 @@ class Applier:
         readings = ambiguous_date(text) if spec_element.format == "date" else None
         if readings:
             why = f"Do you mean {readings[0]} or {readings[1]}? Please write the month as a word."
-        elif parse_format(spec_element.format).is_enum:
-            options = ", ".join(spoken_option(o) for o in parse_format(spec_element.format).options)
+        elif (fmt := parse_format(spec_element.format)).is_enum:
+            options = ", ".join(spoken_option(o) for o in fmt.options)
             why = f"That is not one of the options for {self.words.element(element)} ({options})."
         else:
             why = f"That does not look like {self.words.element(element)}."
