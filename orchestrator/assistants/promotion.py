@@ -6,7 +6,8 @@ success rate; the gate is registered with `catalog_app.promotion_gates`, so ever
 (page, API, command) asks it. An assistant moves from S3 to the planner only through
 `assistant_promote_to_planner`, which promotes (or takes the promoted) version through that gate;
 every other path that would give a published assistant the planner (creating one in planner mode,
-changing its mode, moving a planner assistant to another version) asks `planner_gate` the same question.
+changing its mode, moving a planner assistant to another version) asks `planner_gate` the same question,
+and every registered gate (conversation tests) with it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from catalog_app.editing import EditRefused, version_promote_checked
 from catalog_app.models import Catalog, CatalogVersion, VersionStatus
 from catalog_app.permissions import Action, check_allowed
 from catalog_app.planning import version_planner
+from catalog_app.promotion_gates import gate_problems
 from catalog_app.selectors import version_spec
 from orchestrator.assistants.models import Assistant, PromotionPolicy
 from orchestrator.engine.catalog.spec import CatalogSpec
@@ -109,7 +111,11 @@ def simulation_gate(version: CatalogVersion, spec: CatalogSpec) -> list[str]:
 
 def planner_gate(*, version: CatalogVersion) -> None:
     """EditRefused unless `version` may run a published assistant with the planner: what promotion to it requires."""
-    problems = promotion_report(version=version).problems
+    spec = version_spec(version=version)
+    problems = promotion_report(version=version, spec=spec).problems
+    # The registered gates (conversation tests, ...) guard this path as they guard promotion; the
+    # simulation gate repeats the report's threshold problem, so each problem is said once.
+    problems += [p for p in gate_problems(version=version, spec=spec) if p not in problems]
     if problems:
         raise EditRefused(f"version {version.number} of '{version.catalog.slug}' cannot run the planner: "
                           + " ".join(problems) + " (an admin promotes it to the planner on its Promotion page)")

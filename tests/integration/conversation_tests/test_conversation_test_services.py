@@ -94,6 +94,20 @@ def test_required_tests_gate_promotion_of_a_version_that_fails_them(banking, loa
     assert version_promote_checked(version=draft, user=admin).status == VersionStatus.PROMOTED
 
 
+def test_required_tests_also_gate_switching_a_published_assistant_to_the_planner(banking, loan_test, analyst, admin):
+    from orchestrator.assistants.services import assistant_publish, assistant_update
+    from orchestrator.modes import AssistantMode
+
+    draft = ssn_not_sensitive(banking, analyst)
+    promoted = version_promote_checked(version=draft, user=admin)  # not required yet: it goes
+    assistant, _ = assistant_publish(user=admin, catalog=banking.catalog, version=promoted, mode=AssistantMode.S3)
+    conversation_tests_policy_set(catalog=banking.catalog, required=True, user=admin)
+    with pytest.raises(EditRefused, match="conversation tests fail"):
+        assistant_update(user=admin, assistant=assistant, mode=AssistantMode.PLANNER)
+    assistant.refresh_from_db()
+    assert assistant.mode == AssistantMode.S3
+
+
 def test_required_tests_that_pass_let_the_version_go(banking, loan_test, admin):
     conversation_tests_policy_set(catalog=banking.catalog, required=True, user=admin)
     assert version_promote_checked(version=banking, user=admin).status == VersionStatus.PROMOTED
