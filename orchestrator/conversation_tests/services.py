@@ -284,6 +284,8 @@ def tests_checked(data: Any) -> list[dict[str, Any]]:
 
 def tests_store(catalog: Catalog, tests: list[dict[str, Any]], user: AbstractBaseUser | None) -> None:
     """An imported file's tests: a test of the same name is replaced, the catalog's others are kept."""
+    # Saving tests is its own write: the import's check (creating a catalog) does not stand in for it.
+    check_allowed(user if user is not None else OPERATOR, catalog.workspace, Action.CONVERSATION_TEST_SAVE)
     for test in tests:
         ConversationTest.objects.update_or_create(catalog=catalog, name=test["name"], defaults={
             "mode": test["mode"], "turns": test["turns"], "created_by": user})

@@ -49,3 +49,16 @@ def test_a_bad_test_in_the_file_refuses_the_whole_import_with_its_path(tmp_path,
     answer = client.post("/api/v1/catalogs/import", yaml.safe_dump(data), content_type="application/yaml", **basic_auth)
     assert answer.status_code == 422
     assert answer.json()["errors"][0]["path"] == "conversation_tests[0].turns[1].expect.asked"
+
+
+def test_tests_in_a_file_ask_their_own_permission_and_nothing_is_half_imported(monkeypatch, loan_test, client,
+                                                                              basic_auth):
+    from catalog_app.models import Role
+    from catalog_app.permissions import MINIMUM_ROLE, Action
+
+    text = _export()
+    versions = loan_test.catalog.versions.count()
+    monkeypatch.setitem(MINIMUM_ROLE, Action.CONVERSATION_TEST_SAVE, Role.ADMIN)  # stricter than importing
+    answer = client.post("/api/v1/catalogs/import", text, content_type="application/yaml", **basic_auth)
+    assert answer.status_code == 403 and "save, edit or delete a conversation test" in answer.json()["detail"]
+    assert loan_test.catalog.versions.count() == versions and ConversationTest.objects.count() == 1
