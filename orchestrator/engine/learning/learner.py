@@ -27,12 +27,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..catalog.spec import CatalogSpec, Skill
+from ..errors import ConcertoError
 from ..planning.planner import Planner
 from ..runtime.acts import control_act
 from ..runtime.masking import MASK
 from ..runtime.nlu import STOPWORDS, tokens
 from .observations import CallSeen, Conversation
-from .refinements import Kind, Op, Refinement
+from .refinements import Kind, Op, Refinement, apply_refinements
 from .rejections import named_elements
 
 EXAMPLES = 5  # conversation ids kept as evidence per refinement
@@ -67,7 +68,16 @@ def learn(spec: CatalogSpec, conversations: Sequence[Conversation], thresholds: 
              *_slots(spec, conversations, thresholds), *_extensions(spec, conversations, thresholds),
              *_examples(spec, conversations, thresholds)]
     if any(c.broadcasts for c in conversations):
-        found += _previews(spec, conversations, thresholds, planner or Planner.for_spec(spec))
+        # What a plan needs is read from the model the other proposals make: a sketch's plan may use
+        # a skill only because it lacks an input the skill really needs.
+        model = [r.change for r in found if r.kind not in (Kind.INTENT_EXAMPLE, Kind.GOAL_EXTENSION, Kind.RETRY_LIMIT)]
+        learned = None
+        if model:
+            try:
+                learned = Planner.for_spec(apply_refinements(spec, model))
+            except ConcertoError:
+                learned = None
+        found += _previews(spec, conversations, thresholds, learned or planner or Planner.for_spec(spec))
     order = list(Kind)
     return sorted(found, key=lambda r: (order.index(r.kind), r.key))
 
@@ -143,7 +153,10 @@ def _inputs(spec: CatalogSpec, calls: list[CallSeen], t: Thresholds) -> list[Ref
         if safe is None or successes < t.input_successes:
             continue
         candidates = safe - declared
-        lacking = [(c, candidates - c.available) for c in rejected]
+        # A rejected call that lacked a declared input or an input named as missing is explained by it
+        # (traces kept across rounds hold calls made before an input was declared): it singles nothing out.
+        explained = declared | set(named)
+        lacking = [(c, candidates - c.available) for c in rejected if not (explained - c.available)]
         singling: dict[str, list[CallSeen]] = defaultdict(list)
         for call, absent in lacking:
             if len(absent) == 1:  # the only element of the safe set this rejected call lacked
@@ -335,7 +348,10 @@ def _extensions(spec: CatalogSpec, conversations: Sequence[Conversation], t: Thr
     pairs: dict[tuple[str, str], list[str]] = defaultdict(list)
     for c in conversations:
         for first, then in zip(c.completed, c.completed[1:], strict=False):
-            if first != then:
+            # Went on to `then` after `first`: not a request made in the middle of `first` (a
+            # digression), which is finished first and taken up second.
+            later = then in c.started and first in c.started and c.started.index(then) > c.started.index(first)
+            if first != then and (later or not c.started):
                 pairs[(first, then)].append(c.ident)
     intents = {i.name: i for i in spec.intents}
     found = []

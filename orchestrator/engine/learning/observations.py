@@ -49,6 +49,7 @@ class Conversation:
     calls: list[CallSeen] = field(default_factory=list)
     asked: dict[str, bool] = field(default_factory=dict)  # element asked -> the user gave it (at least once)
     completed: list[str] = field(default_factory=list)  # intents reached, in order
+    started: list[str] = field(default_factory=list)  # intents whose goal the assistant took up, in order
     openings: list[Opening] = field(default_factory=list)
     broadcasts: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # S3: utterance, skills selected
     intent: str | None = None  # the intent the user came with, when known (simulations)
@@ -65,6 +66,8 @@ def from_trace(ident: str, trace: Sequence[Mapping[str, Any]], transcript: Seque
     seen.asked = _slots(trace, transcript, state)
     seen.completed = [frame.get("intent") for frame in (state or {}).get("completed", []) if frame.get("intent")]
     seen.openings = _openings(ident, transcript)
+    seen.started = list(dict.fromkeys(m["data"]["goal"] for m in transcript if m.get("role") == "assistant"
+                                      and isinstance((m.get("data") or {}).get("goal"), str)))
     seen.broadcasts = _broadcasts(transcript)
     return seen
 
