@@ -11,8 +11,9 @@ experimentation on (simulation only), learn from every conversation so far, acce
 (the bench acts as the admin), and go on with the new draft. Per round: success rate, proposals,
 precision (correct/proposed, every kind: the scenario's answer key for inputs, outputs, outcomes,
 retries and slots; the full catalog for intent examples, previews and extensions), recall of the
-answer key so far, the ratio to the full catalog's planner success on the same scenario and seed,
-and the intents the true model plans that the learned one still plans. A round that accepts
+answer key so far, the ratio to the full catalog's planner success on the same scenario and seed
+(and, for comparison, the sketch's own success on the planner with nothing learned), and the
+intents the true model plans that the learned one still plans. A round that accepts
 nothing is a fixed point: the next would simulate the same version with the same seed.
 
 Targets (issue 23): within 3 rounds, ratio >= 90% on every bed, precision 100%, every true plan kept.
@@ -145,6 +146,8 @@ def run_bed(bed: Bed, n: int, rounds: int) -> list[dict[str, Any]]:
     started = time.perf_counter()
     full_runs = simulate(bed.full, bed.full_scenario, "planner", n, explore=False)
     full_rate = sum(r.success for r in full_runs) / n
+    # The sketch on the planner with nothing learned: what the rounds are worth.
+    sketch_rate = sum(r.success for r in simulate(bed.thin, bed.scenario, "planner", n, explore=False)) / n
     key = {difference_key(d) for d in differences(bed.scenario, bed.thin)}
     spec = bed.thin
     seen: list[Conversation] = []
@@ -160,7 +163,8 @@ def run_bed(bed: Bed, n: int, rounds: int) -> list[dict[str, Any]]:
         rate = sum(r.success for r in runs) / n
         seen += [from_trace(f"{number}#{r.index}", r.trace, r.transcript, r.state, r.intent) for r in runs]
         row: dict[str, Any] = {"bed": bed.name, "round": number, "orchestrator": orchestrator, "rate": rate,
-                               "full": full_rate, "probes": sum(r.metrics.get("probes", 0) for r in runs)}
+                               "full": full_rate, "sketch": sketch_rate,
+                               "probes": sum(r.metrics.get("probes", 0) for r in runs)}
         row["kept"], row["truly"] = plans_kept(bed, spec)
         if number < rounds:
             refinements = learn(spec, seen, planner=Planner.for_spec(spec))
@@ -184,9 +188,9 @@ def run(n: int, rounds: int, seeds: tuple[int, ...]) -> list[dict[str, Any]]:
     print(f"**Cold start** ({n} conversations a round, simulation seed {SIMULATION_SEED}, experimentation on; "
           f"generated seeds {', '.join(map(str, seeds))}, fixed before any was looked at). Round 0 on S3, then "
           "the planner; every proposal accepted after each round:\n")
-    print("| catalog | round | orchestrator | success | full (planner) | ratio | probes | proposals "
-          "| precision | recall (key, so far) | true plans kept |")
-    print("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| catalog | round | orchestrator | success | sketch on planner | full (planner) | ratio | probes "
+          "| proposals | precision | recall (key, so far) | true plans kept |")
+    print("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     every = []
     for bed in [banking_bed(), *(generated_bed(s) for s in seeds)]:
         rows = run_bed(bed, n, rounds)
@@ -196,7 +200,8 @@ def run(n: int, rounds: int, seeds: tuple[int, ...]) -> list[dict[str, Any]]:
             precision = (f"{row['correct']}/{row['proposed']}" if row["proposed"] else "–")
             fixed = " (fixed point)" if row.get("fixed") else ""
             print(f"| {row['bed']} | {row['round']}{fixed} | {row['orchestrator']} | {row['rate']:.1%} "
-                  f"| {row['full']:.1%} | {ratio:.0%} | {row['probes']} | {proposals} | {precision} "
+                  f"| {row['sketch']:.1%} | {row['full']:.1%} | {ratio:.0%} | {row['probes']} | {proposals} "
+                  f"| {precision} "
                   f"| {row['recall'][0]}/{row['recall'][1]} | {row['kept']}/{row['truly']} |")
         for row in rows:
             for wrong in row["wrong"]:

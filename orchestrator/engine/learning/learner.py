@@ -18,6 +18,15 @@ successes (a safe set narrowed by several conversations) and 3 rejections. Outpu
 appeared after successes. Every other kind counts what happened against what the spec says, and is
 proposed only past a number of observations (`Thresholds`), chosen a priori, never fitted to a
 benchmark's answer key.
+
+Failures carry evidence too: a rejection whose answer names an input the call lacked
+(`rejections.named_parameters`: a 422's `detail[].loc`, a schema's `errors[]`, "missing required
+parameter 'x'", the simulator's "it also needs x") proves that input is needed even before any
+success. It is proposed only when the name fits exactly one element, and never when a success did
+without it (it would lie outside SAM's safe set): every proposal stays consistent with every
+observation. A rejection already explained by a declared or named input singles nothing out.
+Intent examples follow the same rule: a reply to a prompt, a control act, a text without a content
+word or one heard before two intents is never an example.
 """
 
 from __future__ import annotations
