@@ -17,7 +17,10 @@ intents the true model plans that the learned one still plans. A round that acce
 nothing is a fixed point: the next would simulate the same version with the same seed.
 
 Targets (issue 23): within 3 rounds, ratio >= 90% on every bed, precision 100%, every true plan kept.
-The generated seeds were chosen before any of them was looked at (none was used while designing).
+Seeds: 5101-5103 (the default) were fixed before any run, then looked at: two precision fixes in the
+learner (a rejection explained by a declared input singles nothing out; previews read plans from the
+learned model) followed wrong proposals on generated-5102 at N=100. 6201-6203 were first run after
+the last change and never tuned on: `--cold-start-seeds 6201,6202,6203` is the held-out check.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from orchestrator.engine.simulation.scenario import Scenario, differences, load_
 
 from .common import BANKING
 
-SEEDS = (5101, 5102, 5103)  # fixed before any generated bed was looked at
+SEEDS = (5101, 5102, 5103)  # looked at once (see above); 6201-6203 held out
 SIMULATION_SEED = 11  # the issue's
 
 
@@ -186,7 +189,7 @@ def run_bed(bed: Bed, n: int, rounds: int) -> list[dict[str, Any]]:
 
 def run(n: int, rounds: int, seeds: tuple[int, ...]) -> list[dict[str, Any]]:
     print(f"**Cold start** ({n} conversations a round, simulation seed {SIMULATION_SEED}, experimentation on; "
-          f"generated seeds {', '.join(map(str, seeds))}, fixed before any was looked at). Round 0 on S3, then "
+          f"generated seeds {', '.join(map(str, seeds))}). Round 0 on S3, then "
           "the planner; every proposal accepted after each round:\n")
     print("| catalog | round | orchestrator | success | sketch on planner | full (planner) | ratio | probes "
           "| proposals | precision | recall (key, so far) | true plans kept |")
