@@ -20,7 +20,7 @@ proposed only past a number of observations (`Thresholds`), chosen a priori, nev
 benchmark's answer key.
 
 Failures carry evidence too: a rejection whose answer names an input the call lacked
-(`rejections.named_parameters`: a 422's `detail[].loc`, a schema's `errors[]`, "missing required
+(`runtime.rejections.named_parameters`: a 422's `detail[].loc`, a schema's `errors[]`, "missing required
 parameter 'x'", the simulator's "it also needs x") proves that input is needed even before any
 success. It is proposed only when the name fits exactly one element, and never when a success did
 without it (it would lie outside SAM's safe set): every proposal stays consistent with every
@@ -41,9 +41,9 @@ from ..planning.planner import Planner
 from ..runtime.acts import control_act
 from ..runtime.masking import MASK
 from ..runtime.nlu import STOPWORDS, tokens
+from ..runtime.rejections import named_elements
 from .observations import CallSeen, Conversation
 from .refinements import Kind, Op, Refinement, apply_refinements
-from .rejections import named_elements
 
 EXAMPLES = 5  # conversation ids kept as evidence per refinement
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..analysis.trajectories import Sample
 from ..runtime.acts import control_act
-from .rejections import named_parameters
+from ..runtime.rejections import named_parameters
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class CallSeen:
     outputs: frozenset[str]
     available: frozenset[str]  # every element known at the call (the sent ones included)
     sent: frozenset[str]
-    named: tuple[str, ...] = ()  # a rejected call: the parameters its answer named (`rejections.named_parameters`)
+    named: tuple[str, ...] = ()  # a rejected call: the parameters its answer named (runtime/rejections.py)
     probe: bool = False  # made by a simulated run's experiment, not by the conversation
 
 

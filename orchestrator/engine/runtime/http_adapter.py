@@ -19,7 +19,7 @@ from urllib.parse import quote
 import httpx
 
 from ..catalog.spec import HttpBinding, Skill
-from ..learning.rejections import named_parameters
+from .rejections import named_parameters
 from .skill_http import EndpointPolicy, pinned_client, rejection_text, send_with_retries
 from .skills import SkillResult
 

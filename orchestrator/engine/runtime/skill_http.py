@@ -21,7 +21,7 @@ import httpx
 
 from ..catalog.endpoints import IPAddress, address_refusal, endpoint_refusal, ip_literal, policy_refusal
 from ..catalog.spec import Skill
-from ..learning.rejections import named_parameters
+from .rejections import named_parameters
 from .skills import SkillResult
 
 Resolver = Callable[[str], list[str]]

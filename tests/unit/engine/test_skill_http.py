@@ -87,7 +87,7 @@ def test_every_failure_is_a_result(server, local, path, status, fragment):
 
 
 def test_a_validation_answer_naming_inputs_is_a_rejection_whose_body_the_trace_keeps(server, local):
-    from orchestrator.engine.learning.rejections import named_parameters
+    from orchestrator.engine.runtime.rejections import named_parameters
 
     for path in ("/fastapi", "/bad-request"):
         result = local.call(skill(f"{server}{path}"), "m1", {"email": "a@b.co"})

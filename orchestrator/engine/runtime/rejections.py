@@ -109,11 +109,23 @@ def _collect(body: Any, found: list[str], depth: int) -> None:
 
 def _from_object(body: dict[str, Any], found: list[str], depth: int) -> None:
     before = len(found)
-    loc = body.get("loc")
-    if isinstance(loc, list | tuple):  # pydantic: the last part that names a field
-        names = [str(p) for p in loc if isinstance(p, str) and p.lower() not in _PLACES]
-        if names:
-            found.append(names[-1])
+    _named_members(body, found, depth)
+    for key in ("detail", "details", "errors", "error", "invalid-params", "invalid_params", "invalidParams",
+                "violations", "fieldErrors", "field_errors"):
+        value = body.get(key)
+        if isinstance(value, dict) and key in ("errors", "fieldErrors", "field_errors") and not _is_error(value):
+            found.extend(str(k) for k in value)  # {"errors": {"income": ["can't be blank"]}}
+        else:
+            _collect(value, found, depth + 1)
+    # The message only when the structured members named nothing: "field required" names no field.
+    message = (body.get("message") or body.get("msg") or body.get("title")) if len(found) == before else None
+    if isinstance(message, str):
+        found.extend(_from_text(message))
+
+
+def _named_members(body: dict[str, Any], found: list[str], depth: int) -> None:
+    """Members that name a field themselves: a location, a list of missing ones, a field, a path."""
+    _from_parts(body.get("loc"), found)  # pydantic: the last part that names a field
     for key in ("missing", "missing_fields", "missingFields", "required"):
         value = body.get(key)
         if isinstance(value, list):
@@ -128,26 +140,20 @@ def _from_object(body: dict[str, Any], found: list[str], depth: int) -> None:
         value = body.get(key)
         if isinstance(value, str) and value.strip("/$.#"):
             found.append(_last(value))
-        elif isinstance(value, list) and value:
-            parts = [str(p) for p in value if isinstance(p, str) and p.lower() not in _PLACES]
-            if parts:
-                found.append(parts[-1])
         elif isinstance(value, dict):
             _from_object(value, found, depth + 1)
+        else:
+            _from_parts(value, found)
     params = body.get("params")
     if isinstance(params, dict):
         _from_object(params, found, depth + 1)
-    for key in ("detail", "details", "errors", "error", "invalid-params", "invalid_params", "invalidParams",
-                "violations", "fieldErrors", "field_errors"):
-        value = body.get(key)
-        if isinstance(value, dict) and key in ("errors", "fieldErrors", "field_errors") and not _is_error(value):
-            found.extend(str(k) for k in value)  # {"errors": {"income": ["can't be blank"]}}
-        else:
-            _collect(value, found, depth + 1)
-    # The message only when the structured members named nothing: "field required" names no field.
-    message = (body.get("message") or body.get("msg") or body.get("title")) if len(found) == before else None
-    if isinstance(message, str):
-        found.extend(_from_text(message))
+
+
+def _from_parts(value: Any, found: list[str]) -> None:
+    if isinstance(value, list | tuple):
+        parts = [str(p) for p in value if isinstance(p, str) and p.lower() not in _PLACES]
+        if parts:
+            found.append(parts[-1])
 
 
 def _is_error(value: dict[str, Any]) -> bool:

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from orchestrator.engine.learning.rejections import named_elements, named_parameters
+from orchestrator.engine.runtime.rejections import named_elements, named_parameters
 
 BODIES = [
     # FastAPI / pydantic 2: every missing field, each at its location
