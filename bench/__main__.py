@@ -1,7 +1,7 @@
 """`python -m bench [--only PART]`: every benchmark part in turn, or one of them.
 
 Parts: planning, validation, turns, simulation, learning, nestful, editor, nlu, replies, dialogue, load, first_turn,
-analytics.
+analytics, cold-start.
 Each reads its own options (`bench/planning.py`, `bench/validation.py`, ...); `bench/turns.py` and `bench/simulation.py`
 run with their defaults here (`python -m bench.turns --help` for their own); `bench/nestful.py`
 reads NESTFUL from the bench's own copy and skips with a message when it cannot have it.
@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from . import (
     analytics,
+    cold_start,
     dialogue,
     editor,
     first_turn,
@@ -58,11 +59,13 @@ PARTS: dict[str, Callable[[argparse.Namespace, list[str]], None]] = {
     "first_turn": lambda chosen, rest: first_turn.main(rest if chosen.only == "first_turn" else []),
     # The analytics page's queries over 100,000 seeded sessions (PostgreSQL).
     "analytics": lambda chosen, rest: analytics.main(chosen),
+    # Issue 23: thin sketches to the planner in rounds (simulate, learn, accept all), engine only.
+    "cold-start": lambda chosen, rest: cold_start.main(chosen),
 }
 
 options = argparse.ArgumentParser(prog="python -m bench", add_help=False)
 options.add_argument("--only", choices=tuple(PARTS))
-for part in (validation, learning, nestful, editor, analytics):
+for part in (validation, learning, nestful, editor, analytics, cold_start):
     part.add_arguments(options)
 chosen, rest = options.parse_known_args()
 if chosen.only is None and {"-h", "--help"} & set(rest):  # with --only PART, --help is that part's own

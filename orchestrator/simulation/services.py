@@ -149,7 +149,9 @@ def run_chunk(*, run_id: int, start: int, stop: int) -> int:
         batch: list[Conversation] = []
         for index in missing:
             batch.append(simulate_conversation(spec, planner, scenario, orchestrator=run.orchestrator,  # type: ignore[arg-type]
-                                               seed=run.seed, index=index))
+                                               seed=run.seed, index=index,
+                                               # probes, for simulation only: a run model may opt in (cold start)
+                                               explore=bool(getattr(run, "explore", False))))
             if len(batch) >= WRITE_EVERY or index == missing[-1]:
                 added += _store(run, batch)
                 batch = []

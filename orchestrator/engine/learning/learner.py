@@ -18,6 +18,15 @@ successes (a safe set narrowed by several conversations) and 3 rejections. Outpu
 appeared after successes. Every other kind counts what happened against what the spec says, and is
 proposed only past a number of observations (`Thresholds`), chosen a priori, never fitted to a
 benchmark's answer key.
+
+Failures carry evidence too: a rejection whose answer names an input the call lacked
+(`runtime.rejections.named_parameters`: a 422's `detail[].loc`, a schema's `errors[]`, "missing required
+parameter 'x'", the simulator's "it also needs x") proves that input is needed even before any
+success. It is proposed only when the name fits exactly one element, and never when a success did
+without it (it would lie outside SAM's safe set): every proposal stays consistent with every
+observation. A rejection already explained by a declared or named input singles nothing out.
+Intent examples follow the same rule: a reply to a prompt, a control act, a text without a content
+word or one heard before two intents is never an example.
 """
 
 from __future__ import annotations
@@ -27,11 +36,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..catalog.spec import CatalogSpec, Skill
+from ..errors import ConcertoError
 from ..planning.planner import Planner
+from ..runtime.acts import control_act
 from ..runtime.masking import MASK
 from ..runtime.nlu import STOPWORDS, tokens
+from ..runtime.rejections import named_elements
 from .observations import CallSeen, Conversation
-from .refinements import Kind, Op, Refinement
+from .refinements import Kind, Op, Refinement, apply_refinements
 
 EXAMPLES = 5  # conversation ids kept as evidence per refinement
 
@@ -42,6 +54,7 @@ class Thresholds:
     input_singled: int = 2  # rejections that single an element out (one proves it under SAM; two outvote noise)
     input_guess_successes: int = 5  # successes before an element may be guessed from rejections it alone explains
     input_failures: int = 3  # rejections an input must explain alone when no rejection singles it out
+    input_named: int = 1  # rejections whose answer named the input while the call lacked it (a deduction)
     output_seen: int = 2  # an output the spec lacks, seen after this many successes
     output_absent: int = 10  # successes of an outcome without a declared output, and never with it
     outcome_absent: int = 30  # calls of a mode without an outcome: rule of three, its rate < 10% at 95%
@@ -64,7 +77,16 @@ def learn(spec: CatalogSpec, conversations: Sequence[Conversation], thresholds: 
              *_slots(spec, conversations, thresholds), *_extensions(spec, conversations, thresholds),
              *_examples(spec, conversations, thresholds)]
     if any(c.broadcasts for c in conversations):
-        found += _previews(spec, conversations, thresholds, planner or Planner.for_spec(spec))
+        # What a plan needs is read from the model the other proposals make: a sketch's plan may use
+        # a skill only because it lacks an input the skill really needs.
+        model = [r.change for r in found if r.kind not in (Kind.INTENT_EXAMPLE, Kind.GOAL_EXTENSION, Kind.RETRY_LIMIT)]
+        learned = None
+        if model:
+            try:
+                learned = Planner.for_spec(apply_refinements(spec, model))
+            except ConcertoError:
+                learned = None
+        found += _previews(spec, conversations, thresholds, learned or planner or Planner.for_spec(spec))
     order = list(Kind)
     return sorted(found, key=lambda r: (order.index(r.kind), r.key))
 
@@ -108,17 +130,42 @@ def _weakest(tied: list[str], calls: list[CallSeen]) -> list[str]:
     return [x for x in tied if not any(y != x and implies(x, y) and not implies(y, x) for y in tied)]
 
 
+def named_missing(spec: CatalogSpec, group: Sequence[CallSeen]) -> dict[str, list[CallSeen]]:
+    """Element -> the rejected calls whose answer named it while the call lacked it.
+
+    A name counts only when it fits exactly one element of the catalog; a named element the call
+    had is a value refused, not a missing input, and is left out.
+    """
+    names = [e.name for e in spec.elements]
+    found: dict[str, list[CallSeen]] = defaultdict(list)
+    for call in group:
+        if call.status != "invalid" or not call.named:
+            continue
+        for element in named_elements(call.named, names):
+            if element not in call.available:
+                found[element].append(call)
+    return found
+
+
 def _inputs(spec: CatalogSpec, calls: list[CallSeen], t: Thresholds) -> list[Refinement]:
     found = []
     for (skill, mode), group in sorted(_by_mode(calls).items()):
         successes = sum(c.status == "ok" for c in group)
         safe = safe_preconditions(group)
+        declared = set(spec.skill(skill).mode(mode).inputs)
+        rejected = [c for c in group if c.status == "invalid"]
+        # Named by a rejection while absent: needed, unless a success did without it (the safe set
+        # bounds every true input, so an element outside it is contradicted and never proposed).
+        named = {x: by for x, by in named_missing(spec, group).items()
+                 if x not in declared and (safe is None or x in safe) and len(by) >= t.input_named}
+        found += _named_refinements(skill, mode, named, successes, rejected, safe)
         if safe is None or successes < t.input_successes:
             continue
-        declared = set(spec.skill(skill).mode(mode).inputs)
         candidates = safe - declared
-        rejected = [c for c in group if c.status == "invalid"]
-        lacking = [(c, candidates - c.available) for c in rejected]
+        # A rejected call that lacked a declared input or an input named as missing is explained by it
+        # (traces kept across rounds hold calls made before an input was declared): it singles nothing out.
+        explained = declared | set(named)
+        lacking = [(c, candidates - c.available) for c in rejected if not (explained - c.available)]
         singling: dict[str, list[CallSeen]] = defaultdict(list)
         for call, absent in lacking:
             if len(absent) == 1:  # the only element of the safe set this rejected call lacked
@@ -138,6 +185,8 @@ def _inputs(spec: CatalogSpec, calls: list[CallSeen], t: Thresholds) -> list[Ref
             needed[best] = [c for c, a in unexplained if best in a]
             unexplained = [(c, a) for c, a in unexplained if best not in a]
         for element, explaining in sorted(needed.items()):
+            if element in named:
+                continue  # proposed above, from the rejections that named it
             # Singled out: deduced under SAM's assumptions; what doubt is left is that each of those
             # rejections had another cause, taken as even odds apiece. A guess is held at 0.7.
             deduced = element in singled
@@ -152,6 +201,24 @@ def _inputs(spec: CatalogSpec, calls: list[CallSeen], t: Thresholds) -> list[Ref
                           "singled_out": deduced, "safe_set": sorted(safe),
                           "conversations": _ids(explaining)},
                 confidence=confidence))
+    return found
+
+
+def _named_refinements(skill: str, mode: str, named: dict[str, list[CallSeen]], successes: int,
+                       rejected: list[CallSeen], safe: frozenset[str] | None) -> list[Refinement]:
+    found = []
+    for element, naming in sorted(named.items()):
+        # A body naming an absent field proves it is needed (it may not name everything needed);
+        # doubt is left only for an answer that names the wrong field, taken as one in ten.
+        bounded = "" if safe is None else f"; all {successes} successful calls had it"
+        found.append(Refinement(
+            kind=Kind.INPUT_NEEDED, key=f"input_needed {skill}.{mode} {element}",
+            change={"op": Op.ADD_INPUT.value, "skill": skill, "mode": mode, "element": element},
+            summary=f"{skill} ({mode}) needs {element}: {len(naming)} rejected calls named it as missing{bounded}",
+            evidence={"successes": successes, "rejected": len(rejected), "explained": len(naming),
+                      "named": len(naming), "singled_out": True, "safe_set": sorted(safe) if safe is not None else None,
+                      "conversations": _ids(naming)},
+            confidence=round(min(0.99, 1 - 0.1 ** len(naming)), 3)))
     return found
 
 
@@ -237,7 +304,7 @@ def retry_limit(rate: float, streak: int, thresholds: Thresholds) -> int:
 def _retries(spec: CatalogSpec, conversations: Sequence[Conversation], t: Thresholds) -> list[Refinement]:
     found = []
     for skill in spec.skills:
-        calls = [c for conv in conversations for c in conv.calls if c.skill == skill.name]
+        calls = [c for conv in conversations for c in conv.calls if c.skill == skill.name and not c.probe]
         errors = [c for c in calls if c.status == "error"]
         if len(errors) < t.retry_errors:
             continue
@@ -261,6 +328,8 @@ def _streak(calls: list[CallSeen], skill: Skill) -> int:
     longest = current = 0
     for call in calls:
         if call.skill != skill.name:
+            continue
+        if call.probe:
             continue
         current = current + 1 if call.status == "error" else 0
         longest = max(longest, current)
@@ -288,7 +357,10 @@ def _extensions(spec: CatalogSpec, conversations: Sequence[Conversation], t: Thr
     pairs: dict[tuple[str, str], list[str]] = defaultdict(list)
     for c in conversations:
         for first, then in zip(c.completed, c.completed[1:], strict=False):
-            if first != then:
+            # Went on to `then` after `first`: not a request made in the middle of `first` (a
+            # digression), which is finished first and taken up second.
+            later = then in c.started and first in c.started and c.started.index(then) > c.started.index(first)
+            if first != then and (later or not c.started):
                 pairs[(first, then)].append(c.ident)
     intents = {i.name: i for i in spec.intents}
     found = []
@@ -313,11 +385,19 @@ def _examples(spec: CatalogSpec, conversations: Sequence[Conversation], t: Thres
             text = " ".join(opening.text.split())
             if text and MASK not in text and len(text) <= 200:
                 heard[(opening.intent, text)].append(c.ident)
+    # A text heard before two intents says nothing about either (a reply, a greeting): never an example,
+    # and neither is one without a content word, nor one already an example of another intent.
+    intents_of: dict[str, set[str]] = defaultdict(set)
+    for name, text in heard:
+        intents_of[text.lower()].add(name)
+    elsewhere = {" ".join(e.lower().split()): i.name for i in spec.intents for e in i.examples}
     found = []
     for intent in spec.intents:
         known = {" ".join(e.lower().split()) for e in intent.examples}
         fresh = sorted(((text, ids) for (name, text), ids in heard.items()
-                        if name == intent.name and text.lower() not in known), key=lambda p: (-len(p[1]), p[0]))
+                        if name == intent.name and text.lower() not in known and len(intents_of[text.lower()]) == 1
+                        and elsewhere.get(text.lower(), intent.name) == intent.name and _has_content(text)),
+                       key=lambda p: (-len(p[1]), p[0]))
         for text, ids in fresh[:t.examples_per_intent]:
             found.append(Refinement(
                 kind=Kind.INTENT_EXAMPLE, key=f"intent_example {intent.name} {text}",
@@ -327,6 +407,10 @@ def _examples(spec: CatalogSpec, conversations: Sequence[Conversation], t: Thres
                 evidence={"seen": len(ids), "conversations": ids[:EXAMPLES]},
                 confidence=round(1 - 0.5 ** len(ids), 3)))
     return found
+
+
+def _has_content(text: str) -> bool:
+    return any(w not in STOPWORDS and len(w) > 2 for w in tokens(text)) and control_act(text) is None
 
 
 def _previews(spec: CatalogSpec, conversations: Sequence[Conversation], t: Thresholds,

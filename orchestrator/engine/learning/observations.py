@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..analysis.trajectories import Sample
+from ..runtime.acts import control_act
+from ..runtime.rejections import named_parameters
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,8 @@ class CallSeen:
     outputs: frozenset[str]
     available: frozenset[str]  # every element known at the call (the sent ones included)
     sent: frozenset[str]
+    named: tuple[str, ...] = ()  # a rejected call: the parameters its answer named (runtime/rejections.py)
+    probe: bool = False  # made by a simulated run's experiment, not by the conversation
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,7 @@ class Conversation:
     calls: list[CallSeen] = field(default_factory=list)
     asked: dict[str, bool] = field(default_factory=dict)  # element asked -> the user gave it (at least once)
     completed: list[str] = field(default_factory=list)  # intents reached, in order
+    started: list[str] = field(default_factory=list)  # intents whose goal the assistant took up, in order
     openings: list[Opening] = field(default_factory=list)
     broadcasts: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # S3: utterance, skills selected
     intent: str | None = None  # the intent the user came with, when known (simulations)
@@ -61,6 +66,8 @@ def from_trace(ident: str, trace: Sequence[Mapping[str, Any]], transcript: Seque
     seen.asked = _slots(trace, transcript, state)
     seen.completed = [frame.get("intent") for frame in (state or {}).get("completed", []) if frame.get("intent")]
     seen.openings = _openings(ident, transcript)
+    seen.started = list(dict.fromkeys(m["data"]["goal"] for m in transcript if m.get("role") == "assistant"
+                                      and isinstance((m.get("data") or {}).get("goal"), str)))
     seen.broadcasts = _broadcasts(transcript)
     return seen
 
@@ -94,8 +101,9 @@ def _call(ident: str, data: Mapping[str, Any]) -> CallSeen:
     status = data.get("status") or _status(data)
     available = frozenset(data.get("available") or ()) | sent
     outcome = data.get("outcome") if status == "ok" else None
+    named = named_parameters(data.get("message") or "") if status == "invalid" else ()
     return CallSeen(conversation=ident, skill=data["skill"], mode=data["mode"], status=status, outcome=outcome,
-                    outputs=outputs, available=available, sent=sent)
+                    outputs=outputs, available=available, sent=sent, named=named, probe=bool(data.get("probe")))
 
 
 def _status(data: Mapping[str, Any]) -> str:
@@ -124,24 +132,42 @@ def _slots(trace: Sequence[Mapping[str, Any]], transcript: Sequence[Mapping[str,
 
 
 def _openings(ident: str, transcript: Sequence[Mapping[str, Any]]) -> list[Opening]:
-    """User messages the assistant did not understand, then one that started a goal: the same request, reworded."""
+    """User messages the assistant did not understand, then one that started a goal: the same request, reworded.
+
+    A reply to a prompt (a question, an offer, a consent or a read-back: "yes please", "sure, why
+    not") and a control act on its own ("yes", "stop") are never a request: its meaning comes from
+    the prompt it answers, and the goal that follows it is a coincidence.
+    """
     found: list[Opening] = []
     unheard: list[str] = []
     last_user: str | None = None
+    prompted = False  # the assistant's last message waited for an answer
+    answered = False  # the last user message answered a prompt
     for message in transcript:
         if message.get("role") == "user":
             last_user = message.get("text", "")
+            answered = prompted or control_act(last_user) is not None
             continue
         data = message.get("data") or {}
+        prompted = _prompts(message)
         if last_user is None:
             continue
         if message.get("text", "").startswith("Sorry, I did not understand"):
-            unheard.append(last_user)
+            if not answered:
+                unheard.append(last_user)
             last_user = None
         elif data.get("goal"):
             found.extend(Opening(conversation=ident, text=text, intent=data["goal"]) for text in unheard)
             unheard, last_user = [], None
     return found
+
+
+def _prompts(message: Mapping[str, Any]) -> bool:
+    """An assistant message that waits for an answer: a question (with or without an element), a consent
+    prompt, a read-back, or any text that ends by asking."""
+    data = message.get("data") or {}
+    return (message.get("kind") in ("question", "consent") or "readback" in data
+            or message.get("text", "").rstrip().endswith("?"))
 
 
 def _broadcasts(transcript: Sequence[Mapping[str, Any]]) -> list[tuple[str, tuple[str, ...]]]:

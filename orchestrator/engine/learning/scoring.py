@@ -2,7 +2,8 @@
 
 A refinement matches a difference of its own kind about the same skill, mode, outcome and element;
 a retry-limit refinement answers a `failure_rate` difference of its skill. Kinds the key does not
-cover (goal extensions, previews, intent examples) are counted, not scored.
+cover (goal extensions, previews, intent examples) are held against a reference catalog instead
+(`score_others`): precision only, since the key does not say which of them were to be found.
 """
 
 from __future__ import annotations
@@ -11,6 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..catalog.spec import CatalogSpec
+from ..planning.planner import Planner
+from ..runtime.nlu import STOPWORDS, tokens
 from .refinements import Kind, Refinement
 
 SCORED = {Kind.INPUT_NEEDED: "input_needed", Kind.OUTPUT_PRODUCED: "output_produced",
@@ -85,3 +89,51 @@ def truth_changes(differences: Sequence[dict[str, Any]]) -> list[dict[str, Any]]
                 change["value"] = diff.get("outputs", [])
             changes.append(change)
     return changes
+
+
+# --- the kinds the scenario's key does not list: held against a reference catalog -----------------
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in tokens(text) if w not in STOPWORDS and len(w) > 2}
+
+
+def example_intent(text: str, reference: CatalogSpec) -> str | None:
+    """The reference intent whose examples (and description) `text` is closest to, by shared content
+    words (Jaccard); None when no intent shares at least half of them or two tie."""
+    said = _words(text)
+    if not said:
+        return None
+    best: dict[str, float] = {}
+    for intent in reference.intents:
+        for example in (*intent.examples, intent.description or ""):
+            words = _words(example)
+            if words:
+                best[intent.name] = max(best.get(intent.name, 0.0), len(said & words) / len(said | words))
+    ranked = sorted(best.items(), key=lambda kv: -kv[1])
+    if not ranked or ranked[0][1] < 0.5 or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
+        return None
+    return ranked[0][0]
+
+
+def score_others(refinements: Sequence[Refinement], reference: CatalogSpec) -> dict[str, KindScore]:
+    """Intent examples, previews and goal extensions against a reference catalog (the true one).
+
+    An intent example is correct when its text is a request for that intent by the reference's
+    examples (`example_intent`); a preview when the reference's plan of some intent uses that skill;
+    an extension when the reference offers it. `expected`/`found` are not known for these kinds (0).
+    """
+    planner = Planner.for_spec(reference)
+    results = [planner.plan(i.goal) for i in reference.intents]
+    used = {s.skill for r in results if r.solved for s in r.steps if s.kind == "skill"}
+    offered = {(i.name, x) for i in reference.intents for x in i.extensions}
+    checks = {
+        Kind.INTENT_EXAMPLE: lambda c: example_intent(str(c["value"]), reference) == c["intent"],
+        Kind.PREVIEW: lambda c: c["skill"] in used,
+        Kind.GOAL_EXTENSION: lambda c: (c["intent"], c["value"]) in offered,
+    }
+    scores = {}
+    for kind, correct in checks.items():
+        mine = [r for r in refinements if r.kind == kind]
+        scores[kind.value] = KindScore(kind.value, len(mine), sum(bool(correct(r.change)) for r in mine), 0, 0)
+    return scores

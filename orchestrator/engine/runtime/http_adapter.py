@@ -19,7 +19,8 @@ from urllib.parse import quote
 import httpx
 
 from ..catalog.spec import HttpBinding, Skill
-from .skill_http import EndpointPolicy, pinned_client, send_with_retries
+from .rejections import named_parameters
+from .skill_http import EndpointPolicy, pinned_client, rejection_text, send_with_retries
 from .skills import SkillResult
 
 Secrets = Callable[[str], str | None]  # a secret's name -> its value, or None when it is not set
@@ -95,9 +96,20 @@ def _field(body: Any, path: str) -> Any:
     return body
 
 
+def _json(response: httpx.Response) -> Any:
+    try:
+        return response.json() if response.content else None
+    except ValueError:
+        return response.text
+
+
 def _answer(skill: Skill, mode: str, binding: HttpBinding, response: httpx.Response) -> SkillResult:
     name = _outcome(binding, response.status_code)
     outcome = next((o for o in skill.mode(mode).outcomes if o.name == name), None)
+    if outcome is None and response.status_code in (400, 422):
+        rejected = _json(response)
+        if named_parameters(rejected):  # a validation answer naming the inputs at fault: kept for the learner
+            return SkillResult("invalid", message=rejection_text(rejected))
     if outcome is None:
         return SkillResult("error", message=f"{skill.name} answered HTTP {response.status_code}, "
                                             "which no outcome rule covers")

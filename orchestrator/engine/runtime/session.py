@@ -40,7 +40,9 @@ class Execution(BaseModel):
     outputs: dict[str, str]
     args: list[str] = Field(default_factory=list)  # the elements whose values went in (a passport for a document)
     explanation: dict[str, float] | None = None  # feature weights, if the skill explained itself
-    message: str = ""  # why a call gave no outcome (timeout, refused host): for the trace, not the user
+    # why a call gave no outcome (timeout, refused host, a rejection's body naming the inputs at fault):
+    # for the trace and the learner, not the user
+    message: str = ""
 
 
 class GoalFrame(BaseModel):

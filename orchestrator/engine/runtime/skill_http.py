@@ -9,6 +9,7 @@ cannot work). Anything else that is not a well-formed outcome is an error outcom
 from __future__ import annotations
 
 import ipaddress
+import json
 import socket
 import time
 from collections.abc import Callable
@@ -20,6 +21,7 @@ import httpx
 
 from ..catalog.endpoints import IPAddress, address_refusal, endpoint_refusal, ip_literal, policy_refusal
 from ..catalog.spec import Skill
+from .rejections import named_parameters
 from .skills import SkillResult
 
 Resolver = Callable[[str], list[str]]
@@ -164,6 +166,13 @@ def send_with_retries(name: str, attempts: int, timeout: float, *, send: Callabl
     return SkillResult("error", message=last)
 
 
+def rejection_text(body: Any) -> str:
+    """A rejection's body as the trace keeps it: its message alone when that is all it says, else its JSON."""
+    if isinstance(body, dict) and set(body) <= {"invalid", "message"}:
+        return str(body.get("message", ""))
+    return json.dumps(body, separators=(",", ":"), default=str)[:2000]
+
+
 def _read_answer(skill: Skill, mode: str, response: httpx.Response) -> SkillResult:
     try:
         body: Any = response.json()
@@ -172,9 +181,13 @@ def _read_answer(skill: Skill, mode: str, response: httpx.Response) -> SkillResu
     if not isinstance(body, dict):
         return SkillResult("error", message=f"{skill.name} answered with JSON that is not an object")
     if response.status_code == 422 and body.get("invalid"):
-        return SkillResult("invalid", message=str(body.get("message", "")))
+        return SkillResult("invalid", message=rejection_text(body))
     if response.status_code == 422 and isinstance(body.get("unfeasible"), str):
         return SkillResult("unfeasible", element=body["unfeasible"], message=str(body.get("message", "")))
+    if response.status_code in (400, 422) and named_parameters(body):
+        # A validation answer naming the inputs at fault (FastAPI's detail, a schema's errors...):
+        # these inputs are rejected, not a passing fault; the body stays for the learner.
+        return SkillResult("invalid", message=rejection_text(body))
     if response.status_code >= 400:
         return SkillResult("error", message=f"{skill.name} refused the call (HTTP {response.status_code})")
     outcomes = skill.mode(mode).outcomes

@@ -86,7 +86,9 @@ def conversation_seed(seed: int, index: int, part: str) -> random.Random:
 
 
 def simulate_conversation(spec: CatalogSpec, planner: Planner, scenario: Scenario, *,
-                          orchestrator: OrchestratorKind, seed: int, index: int) -> Conversation:
+                          orchestrator: OrchestratorKind, seed: int, index: int, explore: bool = False) -> Conversation:
+    """One conversation; with `explore` (simulation only, never with real users), a skill mode the
+    conversation saw rejected is then probed by `experiment` and the probes are added to the trace."""
     user = SimulatedUser(spec, scenario, conversation_seed(seed, index, "user"))
     state = SessionState()
     skills = TruthSkills(spec, scenario, conversation_seed(seed, index, "skills"), context=lambda: state.memory,
@@ -125,6 +127,11 @@ def simulate_conversation(spec: CatalogSpec, planner: Planner, scenario: Scenari
     if outcome == "stalled" and reached(spec, planner, state, goal):
         outcome = "success"
     recorder.user(user.events[said:], turn=len(recorder.raw) - 1)  # how the user left, if it said so
+    if explore:
+        rejected = sorted({(c.skill, c.mode) for c in skills.calls if c.status == "invalid"})
+        probes = experiment(spec, scenario, user, {k: v.value for k, v in state.memory.items()}, rejected,
+                            conversation_seed(seed, index, "probe"))
+        recorder.probes(probes, turn=len(recorder.raw) - 1)
     return recorder.finish(index=index, intent=user.intent, outcome=outcome, turns=turns, user=user)
 
 
@@ -176,6 +183,13 @@ class _Recorder:
         self.figures["planner_ms"].append(round(planner_ms, 3))
         self.figures["engine_ms"].append(round(engine_ms, 3))
 
+    def probes(self, probes: list[dict[str, Any]], turn: int) -> None:
+        """An experiment's calls: in the trace with `probe: true`, out of the conversation's own figures."""
+        self.figures["explored"] = True
+        self.figures["probes"] = len(probes)
+        for probe in probes:
+            self.events.append(("execution", {"turn": turn, **probe}))
+
     def user(self, events: list[dict[str, Any]], turn: int) -> None:
         """What the user did to say the message at `turn` (it volunteered, asked why, refused...)."""
         for event in events:
@@ -207,3 +221,80 @@ class _Recorder:
         }
         return Conversation(index=index, intent=intent, outcome=outcome, transcript=transcript, trace=trace,
                             state=mask_data(self.state.model_dump(mode="json"), values), metrics=metrics)
+
+
+# --- learning by experimentation (simulation only) ---------------------------------------------------
+
+PROBE_MODES = 2  # rejected modes probed per conversation
+
+
+def experiment(spec: CatalogSpec, scenario: Scenario, user: SimulatedUser, known: dict[str, str],
+               rejected: list[tuple[str, str]], rng: random.Random) -> list[dict[str, Any]]:
+    """Probe calls for modes the conversation saw rejected (Gil's EXPO, OLAM's learning goals).
+
+    The experimenter knows only the spec, never the truths: it gathers every element it can (the
+    conversation's values, every value the simulated user has and would give, the outputs of skills
+    whose declared inputs are then known), calls the rejected mode with all of it, and, when that
+    succeeds, calls it again with each extra element held back in turn. A success bounds what the
+    mode needs (SAM's safe set); a rejection with one element held back singles it out. Each probe
+    is a trace `execution` event with `probe: true`; values are masked (only names are learned from).
+    """
+    memory = dict(known)
+    for name, value in user.profile.items():  # asked for, the user gives what it has and will give
+        if name not in user.withheld:
+            memory.setdefault(name, value)
+    skills = TruthSkills(spec, scenario, rng, context=lambda: memory, profile=user.profile)
+    probes: list[dict[str, Any]] = []
+    targets = rejected[:PROBE_MODES]
+    _produce(spec, skills, memory, probes, avoid=set(targets))
+    for skill_name, mode_name in targets:
+        skill = spec.skill(skill_name)
+        declared = skill.mode(mode_name).inputs
+        if any(x not in memory for x in declared):
+            continue  # what the spec itself asks for cannot be had: nothing to learn here
+        inputs = {x: memory[x] for x in declared}
+        if _probe(skills, skill, mode_name, inputs, probes) != "ok":
+            continue
+        full = dict(memory)
+        for held in sorted(set(full) - set(declared)):  # leave one out
+            memory.clear()
+            memory.update({k: v for k, v in full.items() if k != held})
+            _probe(skills, skill, mode_name, inputs, probes)
+        memory.clear()
+        memory.update(full)
+    return probes
+
+
+def _produce(spec: CatalogSpec, skills: TruthSkills, memory: dict[str, str], probes: list[dict[str, Any]],
+             avoid: set[tuple[str, str]]) -> None:
+    """Call every mode whose declared inputs are known and that may give something not yet known, until none is left."""
+    tried: set[tuple[str, str]] = set()
+    for _ in range(len(spec.skills) + 1):
+        progress = False
+        for skill in spec.skills:
+            for mode_name, mode in zip(skill.mode_names(), skill.modes, strict=True):
+                key = (skill.name, mode_name)
+                gives = {x for o in mode.outcomes for x in o.outputs}
+                if key in tried or key in avoid or not gives - set(memory) or any(x not in memory for x in mode.inputs):
+                    continue
+                tried.add(key)
+                status = _probe(skills, skill, mode_name, {x: memory[x] for x in mode.inputs}, probes, keep=memory)
+                progress = progress or status == "ok"
+        if not progress:
+            return
+
+
+def _probe(skills: TruthSkills, skill: Any, mode: str, inputs: dict[str, str], probes: list[dict[str, Any]],
+           keep: dict[str, str] | None = None) -> str:
+    """One probe call, added to `probes`; with `keep`, its outputs are remembered there."""
+    result = skills.call(skill, mode, inputs)
+    call = skills.calls[-1]
+    if keep is not None and result.status == "ok":
+        for name, value in result.outputs.items():
+            keep.setdefault(name, value)
+    probes.append({"skill": skill.name, "mode": mode, "inputs": dict.fromkeys(inputs, MASK), "args": list(inputs),
+                   "outputs": dict.fromkeys(result.outputs, MASK), "outcome": result.outcome or result.status,
+                   "planned_outcome": "", "explanation": None, "message": result.message if result.status != "ok"
+                   else "", "available": list(call.available), "sent": list(call.sent), "status": call.status,
+                   "missing": list(call.missing), "success": call.status == "ok", "probe": True})
+    return result.status

@@ -26,12 +26,13 @@ skills:
           unavailable: {weight: 0}                   # never happens
           frozen: {outputs: [], weight: 0.1}         # happens; the spec lacks it
 unfillable: [account_number]                         # no user can give it
+rejections: all                                      # a rejection names every missing input (first | none)
 ```
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -42,6 +43,8 @@ from ..errors import Issue, SpecError
 from .values import can_generate
 
 Rate = Annotated[float, Field(ge=0.0, le=1.0)]
+# How much a rejected call says: every missing input named, only the first one, or nothing at all.
+Rejections = Literal["all", "first", "none"]
 MAX_SCENARIO_BYTES = 256 * 1024
 
 
@@ -62,6 +65,7 @@ class ModeTruth(_Strict):
 
 class SkillTruth(_Strict):
     failure_rate: Rate = 0.0  # of every mode's calls: timeouts, errors
+    rejections: Rejections | None = None  # how its rejections name what is missing; None: the scenario's
     modes: dict[str, ModeTruth] = Field(default_factory=dict)
 
 
@@ -97,6 +101,11 @@ class Scenario(_Strict):
     users: Users = Users()
     skills: dict[str, SkillTruth] = Field(default_factory=dict)
     unfillable: tuple[str, ...] = ()
+    rejections: Rejections = "all"  # how a skill's rejection names the inputs it lacked (skills may differ)
+
+    def rejection_detail(self, skill: str) -> Rejections:
+        found = self.skills.get(skill)
+        return found.rejections if found and found.rejections else self.rejections
 
     def truth(self, skill: str, mode: str) -> ModeTruth:
         found = self.skills.get(skill)

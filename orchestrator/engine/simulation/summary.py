@@ -45,8 +45,14 @@ def summarize(metrics: list[dict[str, Any]]) -> dict[str, Any]:
     def mean(key: str) -> float:
         return round(statistics.fmean(m[key] for m in metrics), 3) if metrics else 0.0
 
+    explored = [m for m in metrics if m.get("explored")]
+    experimentation = ({"used": True, "conversations": len(explored),
+                        "probe_calls": sum(m.get("probes", 0) for m in explored),
+                        "note": "simulation only: rejected skills were probed with every element the run could gather"}
+                       if explored else {"used": False})
     return {
         "conversations": n,
+        "experimentation": experimentation,
         "successes": wins,
         "success_rate": round(wins / n, 4) if n else 0.0,
         "outcomes": dict(Counter(m["outcome"] for m in metrics).most_common()),

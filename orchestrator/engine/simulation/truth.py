@@ -32,6 +32,14 @@ class Call:
     missing: tuple[str, ...] = ()  # inputs the skill really needs that were not available
 
 
+def rejection_message(detail: str, lacking: list[str]) -> str:
+    """What a rejected call says, as informative as the scenario makes the skill: all, first or none."""
+    if detail == "none":
+        return "the skill rejected these inputs"
+    named = lacking if detail == "all" else lacking[:1]
+    return f"it also needs {', '.join(named)}"
+
+
 @dataclass
 class TruthSkills:
     spec: CatalogSpec
@@ -57,7 +65,8 @@ class TruthSkills:
             return SkillResult("error", message="the skill did not answer in time")
         lacking = [x for x in (truth.inputs or ()) if x not in available and x not in inputs]
         if lacking:
-            return SkillResult("invalid", message=f"it also needs {', '.join(lacking)}")
+            return SkillResult("invalid", message=rejection_message(self.scenario.rejection_detail(skill.name),
+                                                                    lacking))
         rule = matching_rule(skill, inputs)
         refused = rule_refusal(rule)
         if refused is not None:

@@ -22,6 +22,9 @@ ANSWERS: dict[str, tuple[int, object, float]] = {
     "/bad-outcome": (200, {"outcome": "maybe"}),
     "/not-json": (200, "<html>"),
     "/down": (503, {}),
+    "/fastapi": (422, {"detail": [{"loc": ["body", "inputs", "income"], "msg": "Field required", "type": "missing"}]}),
+    "/bad-request": (400, {"error": {"message": "Missing required param: income.", "param": "income"}}),
+    "/forbidden": (400, {"message": "Bad Request"}),
     "/slow": (200, {"outcome": "found", "outputs": {"name": "Ada"}}),
 }
 RECEIVED: list[tuple[str, dict]] = []
@@ -81,6 +84,16 @@ def test_a_good_answer(server, local):
 def test_every_failure_is_a_result(server, local, path, status, fragment):
     result = local.call(skill(f"{server}{path}"), "m1", {"email": "a@b.co"})
     assert result.status == status and fragment in result.message
+
+
+def test_a_validation_answer_naming_inputs_is_a_rejection_whose_body_the_trace_keeps(server, local):
+    from orchestrator.engine.runtime.rejections import named_parameters
+
+    for path in ("/fastapi", "/bad-request"):
+        result = local.call(skill(f"{server}{path}"), "m1", {"email": "a@b.co"})
+        assert result.status == "invalid" and named_parameters(result.message) == ("income",), path
+    # a 400 that names nothing stays an error
+    assert local.call(skill(f"{server}/forbidden"), "m1", {"email": "a@b.co"}).status == "error"
 
 
 def test_failures_are_retried_a_bounded_number_of_times(server, local):

@@ -200,7 +200,7 @@ class Executor:
         record = Execution(step=number, skill=skill.name, mode=step.mode, outcome=result.outcome or result.status,
                            planned_outcome=step.outcome, inputs=inputs, outputs=result.outputs,
                            args=list(step.args), explanation=result.explanation,
-                           message=result.message if result.status == "error" else "")
+                           message=result.message if result.status in ("error", "invalid") else "")
         state.history.append(record)
         log.executions.append(record)
         if result.status == "invalid":
