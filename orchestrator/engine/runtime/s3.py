@@ -119,7 +119,7 @@ class S3Policy:
                 log.say(Reply("text", f"I cannot use {skill.name.replace('_', ' ')}: I am missing "
                                       f"{', '.join(self.words.element(x) for x in missing)}."))
                 continue
-            if not self._consent_ready(state, skill, mode, log):
+            if not self._consent_ready(state, skill, mode_name, log):
                 return
             state.plan.pop(0)
             outcome = mode.outcomes[0]
@@ -138,8 +138,8 @@ class S3Policy:
         modes = list(zip(skill.mode_names(), skill.modes, strict=True))
         return min(modes, key=lambda pair: sum(x not in state.memory for x in pair[1].inputs))
 
-    def _consent_ready(self, state: SessionState, skill: Skill, mode: Mode, log: TurnLog) -> bool:
-        sensitive = [x for x in mode.inputs if self.spec.element(x).sensitive]
+    def _consent_ready(self, state: SessionState, skill: Skill, mode_name: str, log: TurnLog) -> bool:
+        sensitive = [x for x in skill.mode(mode_name).inputs if self.executor.needs_consent(skill.name, mode_name, x)]
         per_skill = self.spec.privacy == "per_skill"
         needed = ([skill.name] if sensitive else []) if per_skill else sensitive
         refused = [t for t in needed if t in state.denied]

@@ -173,6 +173,49 @@ def test_why_it_was_refused_explains_the_decision(bank):
     assert bank.replies[0].kind == "explanation" and "credit score" in bank.replies[0].text
 
 
+# --- sensitivity follows derived values -------------------------------------------------------------
+
+@pytest.mark.parametrize("privacy", ["per_skill", "per_element"])
+def test_publishing_a_chart_of_a_table_shared_under_consent_asks_consent(privacy):
+    from .test_sensitivity import charts
+
+    spec = charts(privacy)
+    chat = Talk(spec, Planner.for_spec(spec))
+    chat.say("publish a salary chart", "sales")
+    assert chat.replies[-1].kind == "consent" and chat.replies[-1].skill == "draw_chart"
+    chat.say("yes")
+    assert "draw_chart" in chat.called and "publish_chart" not in chat.called
+    assert chat.replies[-1].kind == "consent" and chat.replies[-1].skill == "publish_chart"
+    assert "made from the salary figures" in chat.text
+    chat.say("no")
+    assert "publish_chart" not in chat.called
+
+
+def test_a_derived_value_is_shared_with_a_world_changing_skill_only_after_a_yes():
+    from .test_sensitivity import charts
+
+    spec = charts()
+    chat = Talk(spec, Planner.for_spec(spec))
+    chat.say("publish a salary chart", "sales", "yes", "yes")
+    assert chat.called[-1] == "publish_chart"
+    assert ("thumbnail", "publish_chart") in chat.shares  # recorded in the audit log like any share
+
+
+def test_s3_asks_before_publishing_a_derived_value():
+    from orchestrator.engine.runtime.s3 import S3Orchestrator
+    from orchestrator.engine.runtime.session import SessionState
+    from orchestrator.engine.runtime.skills import SimulatedSkills
+
+    from .test_sensitivity import charts
+
+    spec = charts()
+    s3 = S3Orchestrator(spec, Planner.for_spec(spec), SimulatedSkills(spec, seed=1))
+    state = SessionState()
+    state.remember("thumbnail", "thumb-1", "skill")
+    replies = s3.turn(state, "publish the chart on the intranet").replies
+    assert s3.invoker.calls == [] and replies[-1].kind == "consent" and replies[-1].skill == "publish_chart"
+
+
 # --- choices, doubt and options --------------------------------------------------------------------
 
 def test_both_starts_both_requests(bank):
