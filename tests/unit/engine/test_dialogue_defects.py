@@ -238,6 +238,59 @@ def test_a_value_outside_the_options_lists_them(bank):
     assert "not one of the options" in bank.replies[-1].text and "platinum" in bank.replies[-1].text
 
 
+TRIPS = """
+catalog: trips
+elements:
+  - {name: travel_date, format: "date:future", description: the day you want to travel}
+  - {name: budget, format: "money:100..5000", description: your budget}
+  - {name: booking, askable: false, description: the booking}
+skills:
+  - name: book_trip
+    description: Books a trip
+    effects: world
+    modes: [{inputs: [travel_date, budget], outcomes: [{name: ok, outputs: [booking]}]}]
+intents:
+  - {name: book, description: book a trip, examples: [book a trip, I want to travel], goal: {known: [booking]}}
+"""
+
+
+def trips() -> Talk:
+    from orchestrator.engine.catalog.spec_io import load_catalog
+
+    spec = load_catalog(TRIPS, filename="trips.yaml")
+    return Talk(spec, Planner.for_spec(spec))
+
+
+def test_a_past_date_for_a_trip_says_what_is_wrong_and_asks_again():
+    chat = trips()
+    chat.say("book a trip", "3 March 2020")
+    reply = chat.replies[-1]
+    assert reply.kind == "question" and reply.element == "travel_date"
+    assert "past" in reply.text and "today or later" in reply.text and "cannot" not in reply.text
+    assert "travel_date" not in chat.state.memory
+    chat.say("next friday")
+    assert chat.replies[-1].element == "budget"  # a value inside is taken as before
+
+
+def test_an_amount_no_skill_accepts_says_the_range_and_asks_again():
+    chat = trips()
+    chat.say("book a trip", "next friday", "9000 dollars")
+    reply = chat.replies[-1]
+    assert reply.kind == "question" and reply.element == "budget"
+    assert "$5,000" in reply.text and "from $100 to $5,000" in reply.text
+    assert "budget" not in chat.state.memory and chat.called == []
+    chat.say("2000", "yes")
+    assert chat.inputs("book_trip")["budget"] == "2000.00"
+
+
+def test_a_correction_outside_the_range_keeps_the_value_it_would_replace():
+    chat = trips()
+    chat.say("book a trip", "next friday", "2000")
+    chat.say("actually make the budget 9000 dollars")
+    assert chat.state.memory["budget"].value == "2000.00" and "book_trip" not in chat.called
+    assert "from $100 to $5,000" in chat.text
+
+
 def test_the_old_pending_record_still_loads():
     from orchestrator.engine.runtime.session import SessionState
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 
+from ...catalog.formats import parse_format
 from ...catalog.spec import CatalogSpec
 from ...planning.compile import action_name, operation_name
 from ...planning.planner import Planner, Step, Unsolvable
@@ -36,6 +37,7 @@ class Executor:
         self.invoker = invoker
         self.words = Wording(spec)
         self.privacy = planner.domain.privacy  # which values need consent at which calls
+        self.spec_elements = frozenset(e.name for e in spec.elements)
 
     # --- asking ---------------------------------------------------------------------------------
     def ask(self, state: SessionState, element: str, log: TurnLog) -> None:
@@ -278,7 +280,10 @@ class Executor:
             state.forget(element)
         state.fail(ASK, element, limit=ASK_ATTEMPTS)
         reason = f" ({result.message})" if result.message else ""
-        log.say(Reply("text", f"That {self.words.element(element)} cannot work{reason}; let's try another value."))
+        hint = parse_format(self.spec.element(element).format).hint if element in self.spec_elements else None
+        accepted = f" It has to be {hint}." if hint else ""
+        log.say(Reply("text", f"That {self.words.element(element)} cannot work{reason}; let's try another value."
+                              f"{accepted}"))
         return f"{element} was unfeasible"
 
 

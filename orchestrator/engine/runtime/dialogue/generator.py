@@ -17,6 +17,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Protocol
 
+from ...catalog.formats import kind_of
 from ...catalog.spec import CatalogSpec, Element
 from ..acts import cannot_answer, control_act, recalled_words
 from ..intents import IntentDecision
@@ -130,7 +131,7 @@ class RuleCommandGenerator:
     # --- an answer to a question for a value -----------------------------------------------------
     def _answer(self, text: str, act: str | None, frame: AskFrame, context: Context) -> list[Command | Ambiguous]:
         element = context.spec.element(frame.element)
-        free = element.format in (None, "text")
+        free = kind_of(element.format) in ("", "text")
         if reading.asks_the_assistant(text) if free else reading.is_question(text):
             return self._question_or_request(text, context)
         corrections = self.corrections(text, context, asked=frame.element)
@@ -275,9 +276,9 @@ class RuleCommandGenerator:
             candidates = []
             for name, held in state.memory.items():
                 element = context.spec.element(name)
-                if name == asked or not element.askable or element.format in (None, "text"):
+                if name == asked or not element.askable or kind_of(element.format) in ("", "text"):
                     continue
-                if loose and element.format == "date":
+                if loose and kind_of(element.format) == "date":
                     continue
                 value = extract_value(element, new_text, whole_answer=loose)
                 if value is None or value == held.value:
@@ -316,7 +317,8 @@ def _named_instead(text: str, element: Element, context: Context) -> tuple[str, 
     said = said_words(text)
     if said & element_words(element) or len(CLAUSE.split(text)) > 1:  # several clauses: `answer_value` splits them
         return None
-    named = [e for e in context.spec.elements if e.name != element.name and e.askable and e.format == element.format
+    kind = kind_of(element.format)
+    named = [e for e in context.spec.elements if e.name != element.name and e.askable and kind_of(e.format) == kind
              and said & element_words(e)]
     if len(named) != 1:
         return None
