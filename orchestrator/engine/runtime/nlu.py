@@ -15,15 +15,15 @@ from datetime import date
 from typing import Protocol
 
 import number_parser
-from rapidfuzz import fuzz
 
 from ..catalog.formats import kind_of, parse_format
 from ..catalog.spec import CatalogSpec, Element
 from .acts import control_act as control_act  # control acts live in acts.py; importable from here too
 from .dates import _date as _date  # dates and patterns live in their own modules; importable from here too
 from .dates import ambiguous_date as ambiguous_date
+from .patterns import _enum, _looks_like_code, _phone, _regex
 from .patterns import _linear as _linear
-from .patterns import _looks_like_code, _phone, _regex
+from .patterns import spoken_option as spoken_option
 
 STOPWORDS = frozenset(
     "a an the i i'd i'm me my to for of and or please can could would like want need some is it be do you "
@@ -126,7 +126,6 @@ def _phrases(element: Element) -> list[str]:
 EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 MONEY = re.compile(r"(?<![\w.])\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s?(k|m|thousand|grand|million)?\b", re.I)
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
-ENUM_CLOSENESS = 80  # rapidfuzz ratio: "platnum" and "platinium" are platinum, "good" is not "gold"
 MULTIPLIERS = {"k": 1_000, "thousand": 1_000, "grand": 1_000, "m": 1_000_000, "million": 1_000_000}
 
 
@@ -236,25 +235,6 @@ def _in_digits(utterance: str) -> str:
     if not NUMBER_WORD.search(utterance) or re.search(r"\bpoint\b", utterance, re.I):
         return utterance
     return number_parser.parse(utterance)
-
-
-def _enum(options: list[str], utterance: str, close: bool) -> str | None:
-    """The one option named; in an answer to the question, a close spelling counts ("platnum")."""
-    words = TOKEN.findall(utterance.lower())
-    said = f" {' '.join(words)} "
-    # "first aid" names the option first_aid: options are compared as the words they are made of
-    found = [o for o in options if f" {' '.join(TOKEN.findall(spoken_option(o).lower()))} " in said]
-    if not found and close:
-        found = list(dict.fromkeys(
-            o for o in options for w in words
-            if len(w) >= 3 and fuzz.ratio(w, o.lower()) >= ENUM_CLOSENESS
-        ))
-    return found[0] if len(found) == 1 else None
-
-
-def spoken_option(option: str) -> str:
-    """An enum option as people write it: "first_aid" is "first aid"."""
-    return " ".join(option.replace("_", " ").split()) or option
 
 
 def valid_value(element: Element, value: str) -> bool:

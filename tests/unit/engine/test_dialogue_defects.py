@@ -368,3 +368,53 @@ def test_a_value_named_for_another_element_does_not_answer_the_open_question(ban
     assert "loan_amount" not in bank.state.memory  # asked for the amount, the user named the income
     assert bank.state.memory["income"].value == "90000.00"
     assert bank.replies[-1].element == "loan_amount"
+
+
+# --- held-out misses, fixed by their mechanism --------------------------------------------------------
+
+def test_an_enum_option_said_in_the_plural_or_the_singular_is_read():
+    from orchestrator.engine.runtime.nlu import extract_value
+    from orchestrator.engine.runtime.text import singular
+
+    assert [singular(w) for w in ("toasters", "boxes", "batteries", "glass", "bus", "analysis")] == [
+        "toaster", "box", "battery", "glass", "bus", "analysis"]
+    shop = talk("shop")
+    shop.say("I'd like to buy two toasters")
+    assert shop.state.value("product") == "toaster"
+    element = shop.bot.spec.element("product")
+    assert extract_value(element, "the lamps", whole_answer=True) == "lamp"
+    from orchestrator.engine.catalog.spec import Element
+
+    pills = Element(name="medicine", format="enum:inhaler|statins")
+    assert extract_value(pills, "a statin", whole_answer=True) == "statins"
+
+
+@pytest.mark.parametrize("text, granted", [("ok, publish it", True), ("yes please, publish the salaries", True),
+                                           ("ok, publish it tomorrow", False), ("publish it", False),
+                                           ("ok, publish it for the managers only", False)])
+def test_a_yes_that_names_the_pending_action_is_that_yes_and_nothing_more(text, granted):
+    reports = talk("reports")
+    reports.say("publish the salary report", "sales", "year", "an@example.com")
+    assert reports.replies[-1].kind == "consent"
+    reports.say(text)
+    assert ("salary_table" in reports.state.authorized) is granted
+    assert ("publish_salary_report" in reports.called) is granted
+
+
+def test_a_yes_that_restates_more_than_the_action_is_no_yes_for_the_prompts_own_verb_either(bank):
+    bank.say(*LOAN_CONSENT, "yes, share it after the review")
+    assert "credit_check" not in bank.state.authorized and bank.replies[-1].kind == "consent"
+
+
+@pytest.mark.parametrize("text", ["hold on, is my card data protected?", "is this encrypted?",
+                                  "can it leak?", "are my details stored securely?"])
+def test_a_security_question_at_a_consent_is_about_where_the_value_goes(text):
+    from orchestrator.engine.runtime.dialogue.commands import AskAboutPrompt
+
+    shop = talk("shop")
+    shop.say("I want to order a kettle", "ria@example.com", "1", "22 Dock Road, Hull", "+44 7700 900456",
+              "4000 0566 5566 5556")
+    assert shop.replies[-1].kind == "consent"
+    log = shop.bot.turn(shop.state, text)
+    assert [type(c) for c in log.commands] == [AskAboutPrompt] and log.commands[0].topic == "recipient"
+    assert log.replies[-1].kind == "consent" and "place_order" not in shop.called

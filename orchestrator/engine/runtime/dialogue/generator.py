@@ -34,6 +34,7 @@ from ..nlu import (
     tokens,
 )
 from ..session import SessionState
+from ..text import singular
 from . import reading
 from .commands import (
     Affirm,
@@ -53,7 +54,7 @@ from .commands import (
     Stop,
     Unclear,
 )
-from .frames import YES_NO, AskFrame, CheckFrame, ChoiceFrame, ConsentFrame, OfferFrame
+from .frames import YES_NO, AskFrame, CheckFrame, ChoiceFrame, ConfirmFrame, ConsentFrame, OfferFrame
 
 
 @dataclass(frozen=True)
@@ -174,9 +175,12 @@ class RuleCommandGenerator:
     # --- a yes or a no --------------------------------------------------------------------------
     def _yes_no(self, text: str, act: str | None, frame: object, context: Context) -> list[Command | Ambiguous]:
         plain = text
-        if isinstance(frame, ConsentFrame):  # "go ahead and share my social security number": the shared value named
-            plain = _named_as_it(text, frame, context.spec)
-            act = control_act(plain)
+        if isinstance(frame, (ConsentFrame, ConfirmFrame)) and frame.skill:
+            # "go ahead and share my social security number": the shared value named; "ok, publish it":
+            # a yes followed by the pending action's own verb
+            named = _named_as_it(text, frame, context.spec)
+            restated = reading.restating(named, *_action_verbs(context.spec, frame.skill))
+            plain, act = (restated, control_act(restated)) if restated is not None else (text, None)
         if reading.is_question(text):
             return self._question_or_request(text, context)
         if reading.hesitates(text) or reading.conditional(text):
@@ -300,12 +304,27 @@ SHARING = re.compile(r"\b(?:pass(?:ing)? (?:it )?on|hand(?:ing)? (?:it )?over|fo
                      r"|releas(?:e|ing)|provid(?:e|ing)|giv(?:e|ing))\b")
 
 
-def _named_as_it(text: str, frame: ConsentFrame, spec: CatalogSpec) -> str:
+def _action_verbs(spec: CatalogSpec, skill: str) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The verb a skill is both named and described by ("publish" for publish_salary_report, "Publishes
+    the salary report ..."): the words that restate its action. None when name and description differ
+    in their first word ("credit_check" / "Asks the credit bureau"): a guess could turn "ask me later"
+    into a yes."""
+    found = next((s for s in spec.skills if s.name == skill), None)
+    if found is None:
+        return (), frozenset()
+    named = TOKEN.findall(found.name.replace("_", " ").lower())
+    described = TOKEN.findall(found.description.lower())
+    if not named or not described or singular(described[0]) != named[0]:
+        return (), frozenset()
+    return (named[0],), frozenset(named + described)
+
+
+def _named_as_it(text: str, frame: ConsentFrame | ConfirmFrame, spec: CatalogSpec) -> str:
     """The reply with the values and the skill the consent is about said as "it": their names are
     not words of a yes or a no."""
     said = SHARING.sub("share", text.lower())
     names = [p for name in frame.elements for p in _phrases(spec.element(name))]
-    names += [" ".join(TOKEN.findall(n.replace("_", " "))) for n in (frame.skill, frame.target) if n]
+    names += [" ".join(TOKEN.findall(n.replace("_", " "))) for n in (frame.skill, getattr(frame, "target", None)) if n]
     for phrase in sorted(set(names), key=len, reverse=True):
         said = re.sub(rf"\b(?:my |your |the )?{re.escape(phrase)}\b", "it", said)
     return said
