@@ -147,7 +147,7 @@ def extract_value(element: Element, utterance: str, whole_answer: bool = False) 
         match = NUMBER.search(utterance) or NUMBER.search(_in_digits(utterance))
         return match.group(0) if match else None
     if fmt == "date":
-        return _date(utterance, past=_happened(element))
+        return _date(utterance, past=_happened(element) or parsed.when == "past", ahead=parsed.when == "future")
     if fmt == "phone":
         return _phone(utterance)
     if parsed.is_regex:

@@ -61,3 +61,17 @@ def test_simulated_values_stay_inside_the_bounds():
         element = Element(name="x", format=fmt)
         values = {generate(element, random.Random(seed)) for seed in range(30)} | {sample_value(element)}
         assert all(parse_format(fmt).problem(v, date.today()) is None for v in values), (fmt, values)
+
+
+def test_a_day_without_a_year_for_a_date_ahead_is_the_coming_one():
+    from datetime import date
+
+    from orchestrator.engine.runtime.dates import _date
+    from orchestrator.engine.runtime.nlu import extract_value
+
+    today = date(2026, 11, 26)
+    assert _date("the 1st of October", today=today) == "2026-10-01"  # the nearer one, as before
+    assert _date("the 1st of October", today=today, ahead=True) == "2027-10-01"
+    visit = Element(name="visit_date", format="date:future", description="the day you would like to come in")
+    coming = extract_value(visit, "the 1st of " + date.today().replace(day=1).strftime("%B"), whole_answer=True)
+    assert coming is not None and parse_format(visit.format).problem(coming) is None

@@ -138,3 +138,12 @@ def test_the_pddl_and_the_reference_planners_agree_on_the_derived_consent(privac
 
 def test_catalogs_without_derived_values_keep_their_pddl(banking):
     assert "derived" not in domain_text(compile_catalog(banking))
+
+
+def test_lint_names_a_derived_value_going_to_a_world_changing_skill():
+    from orchestrator.engine.catalog.lint import lint_catalog
+
+    flows = [i for i in lint_catalog(charts()) if i.kind == "sensitive_flow"]
+    derived = [i for i in flows if "computed from sensitive `salary_table`" in i.message]
+    assert {i.subject for i in derived} >= {"publish_chart"}
+    assert not [i for i in flows if i.subject == "shrink"]  # computing from a chart shares nothing new
