@@ -17,7 +17,7 @@ from ..catalog.spec import CatalogSpec, Mode, Skill
 from ..planning.compile import action_name, operation_name
 from ..planning.planner import Planner, Step
 from ..planning.task import ASK
-from .dialogue.applying import Applier
+from .dialogue.applying import Applier, clean
 from .dialogue.commands import QUESTIONS, SetSlot, Stop
 from .dialogue.executor import Executor
 from .dialogue.log import TurnLog
@@ -95,7 +95,8 @@ class S3Policy:
             if applier.apply(state, commands, log) is None:
                 return
         else:
-            applier.remember(state, [c for c in commands if isinstance(c, SetSlot)])
+            given, _ = applier.within_bounds(state, clean(self.spec, state, commands), log)
+            applier.remember(state, [c for c in given if isinstance(c, SetSlot)])
             scored = self.score(text)
             state.plan = self.sequence(self.select(scored))
             if not state.plan:

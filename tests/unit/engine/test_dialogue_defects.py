@@ -418,3 +418,19 @@ def test_a_security_question_at_a_consent_is_about_where_the_value_goes(text):
     log = shop.bot.turn(shop.state, text)
     assert [type(c) for c in log.commands] == [AskAboutPrompt] and log.commands[0].topic == "recipient"
     assert log.replies[-1].kind == "consent" and "place_order" not in shop.called
+
+
+def test_s3_refuses_a_volunteered_value_outside_the_format_too():
+    from orchestrator.engine.catalog.spec_io import load_catalog
+    from orchestrator.engine.runtime.s3 import S3Orchestrator
+    from orchestrator.engine.runtime.session import SessionState
+    from orchestrator.engine.runtime.skills import SimulatedSkills
+
+    spec = load_catalog(TRIPS.replace("    description: Books a trip\n",
+                                      "    description: Books a trip\n    preview: book trip travel\n"),
+                        filename="trips.yaml")
+    s3 = S3Orchestrator(spec, Planner.for_spec(spec), SimulatedSkills(spec, seed=1))
+    state = SessionState()
+    replies = s3.turn(state, "book a trip on 3 March 2020").replies
+    assert "travel_date" not in state.memory and "today or later" in " ".join(r.text for r in replies)
+    assert replies[-1].kind == "question" and replies[-1].element == "travel_date"

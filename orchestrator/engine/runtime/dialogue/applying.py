@@ -81,7 +81,7 @@ class Applier:
     def apply(self, state: SessionState, commands: list, log: TurnLog) -> str | None:
         commands = clean(self.spec, state, commands)
         log.commands = list(commands)
-        commands, waiting = self._within_bounds(state, commands, log)
+        commands, waiting = self.within_bounds(state, commands, log)
         if waiting:
             return None
         first = commands[0] if commands else Unclear("")
@@ -111,7 +111,7 @@ class Applier:
         return self._open(state, commands, log)
 
     # --- values outside what the format accepts ---------------------------------------------------
-    def _within_bounds(self, state: SessionState, commands: list, log: TurnLog) -> tuple[list, bool]:
+    def within_bounds(self, state: SessionState, commands: list, log: TurnLog) -> tuple[list, bool]:
         """Values read right but outside what their element accepts (a past date for a booking, an
         amount over the limit) are refused with what is wrong and what is accepted, never sent to a
         skill. When the refused value answers the open question, it is asked again and the turn waits."""
