@@ -15,6 +15,7 @@ from django import forms
 from django.conf import settings
 
 from orchestrator.engine.catalog.checks import MAX_NAME
+from orchestrator.engine.catalog.formats import parse_format
 from orchestrator.engine.catalog.spec import CatalogSpec
 
 from .models import MAX_COST
@@ -30,6 +31,7 @@ FORMAT_CHOICES = [
     ("regex", "Matches a pattern"),
     ("enum", "One of a list"),
 ]
+BOUNDED_KINDS = ("date", "money", "number")  # kinds whose detail says what they accept
 PRIVACY_CHOICES = [
     ("per_skill", "Once per skill: the first time a skill needs sensitive values, the user agrees for all of them"),
     ("per_element", "Once per value: the user agrees to share each sensitive value, whichever skill gets it"),
@@ -125,7 +127,8 @@ class ElementForm(StudioForm):
     format_kind = forms.ChoiceField(choices=FORMAT_CHOICES, required=False, label="Value format")
     format_detail = forms.CharField(required=False, max_length=900, label="Pattern or allowed values",
                                     help_text="For a pattern, a regular expression; for a list, values "
-                                              "separated by | (standard|gold).")
+                                              "separated by | (standard|gold); for a date, future or past; "
+                                              "for an amount or a number, its bounds (1000..50000).")
     question = forms.CharField(required=False, max_length=500, label="The question to ask",
                                help_text="e.g. What size should the pizza be? Empty: built from the description.")
     label = forms.CharField(required=False, max_length=200, label="Its name in a sentence",
@@ -151,6 +154,9 @@ class ElementForm(StudioForm):
         if kind in ("regex", "enum") and not detail:
             what = "a pattern" if kind == "regex" else "the allowed values, separated by |"
             self.add_error("format_detail", f"Give {what}.")
+        if kind in BOUNDED_KINDS and detail and parse_format(f"{kind}:{detail}").bad:
+            what = "future or past" if kind == "date" else "bounds such as 1000..50000 (either may be left out)"
+            self.add_error("format_detail", f"For a {kind}, give {what}.")
         return data
 
     def spec_values(self) -> dict[str, Any]:
@@ -162,7 +168,9 @@ class ElementForm(StudioForm):
             "parent": data.get("parent") or None,
             "sensitive": data.get("sensitive", False),
             "askable": data.get("askable", False),
-            "format": f"{kind}:{detail}" if kind in ("regex", "enum") else (kind or None),
+            # a date's future/past and an amount's bounds are kept too (`date:future`, `money:1000..50000`)
+            "format": f"{kind}:{detail}" if kind in ("regex", "enum") or (kind in BOUNDED_KINDS and detail)
+            else (kind or None),
             "question": (data.get("question") or "").strip() or None,
             "label": (data.get("label") or "").strip() or None,
         }

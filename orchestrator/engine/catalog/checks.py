@@ -51,6 +51,9 @@ def check_name(name: str, path: str) -> list[Issue]:
 
 def check_format(fmt: str, path: str) -> list[Issue]:
     parsed = parse_format(fmt)
+    if parsed.bad:
+        accepted = "future or past" if parsed.kind == "date" else "<low>..<high>, e.g. 1000..50000"
+        return [Issue(path, f"cannot read '{parsed.bad}' in format '{fmt}' ({parsed.kind}:{accepted})")]
     if parsed.kind in FORMAT_KINDS:
         return []
     if parsed.is_regex:
@@ -67,7 +70,7 @@ def check_format(fmt: str, path: str) -> list[Issue]:
         return []
     if parsed.is_enum:
         return [] if parsed.options else [Issue(path, "an enum format needs values: enum:a|b|c")]
-    kinds = ", ".join((*FORMAT_KINDS, "regex:<pattern>", "enum:<a>|<b>"))
+    kinds = ", ".join((*FORMAT_KINDS, "regex:<pattern>", "enum:<a>|<b>", "date:future", "money:<low>..<high>"))
     return [Issue(path, f"unknown format '{fmt}' (one of {kinds})")]
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .ontology import Ontology
+from .sensitivity import sensitivity
 from .spec import CatalogSpec, Intent, done_ref
 
 Severity = Literal["error", "warning", "info"]
@@ -294,19 +295,27 @@ def _unused_elements(catalog: _Catalog) -> list[LintItem]:
 
 def _sensitive_flows(catalog: _Catalog) -> list[LintItem]:
     items: list[LintItem] = []
+    privacy = sensitivity(catalog.spec, catalog.onto)
     for s, skill in enumerate(catalog.spec.skills):
         seen: set[str] = set()
-        for m, mode in enumerate(skill.modes):
+        for m, (mode, mode_name) in enumerate(zip(skill.modes, skill.mode_names(), strict=True)):
+            world = skill.changes_world(mode_name)
             for j, name in enumerate(mode.inputs):
-                flowing = [x for x in catalog.onto.subtree(name) if catalog.onto.elements[x].sensitive]
+                flowing = [x for x in catalog.onto.subtree(name) if privacy.needs_consent(x, world)]
                 for x in flowing:
                     if x in seen:
                         continue
                     seen.add(x)
-                    items.append(LintItem(
-                        "sensitive_flow", "info",
-                        f"Sensitive `{x}` goes to skill `{skill.name}`: the user will be asked for consent first. "
-                        "Check that this skill really needs it.",
-                        f"skills[{s}].modes[{m}].inputs[{j}]", skill.name,
-                    ))
+                    items.append(_flow(x, privacy.sources(x), skill.name, f"skills[{s}].modes[{m}].inputs[{j}]"))
     return items
+
+
+def _flow(element: str, sources: tuple[str, ...], skill: str, path: str) -> LintItem:
+    if not sources:
+        return LintItem("sensitive_flow", "info",
+                        f"Sensitive `{element}` goes to skill `{skill}`: the user will be asked for consent first. "
+                        "Check that this skill really needs it.", path, skill)
+    made = ", ".join(f"`{x}`" for x in sources)
+    return LintItem("sensitive_flow", "info",
+                    f"`{element}` is computed from sensitive {made} and goes to skill `{skill}`, which changes "
+                    "the world: the user will be asked for consent first.", path, skill)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from ..catalog.formats import kind_of
 from ..catalog.spec import CatalogSpec, Costs, Element, Goal, Intent, Mode, Outcome, Simulation, Skill
 from ..planning.planner import Planner
 from ..simulation.scenario import Scenario, parse_scenario
@@ -81,7 +82,7 @@ def generated_scenario(spec: CatalogSpec, seed: int) -> Scenario:
         return truths.setdefault(name, {}).setdefault("modes", {}).setdefault("m1", {})
 
     # An extra input a user may volunteer (a spottable format), so that some calls have it and some do not.
-    spottable = [e.name for e in spec.elements if e.askable and e.format == "email"]
+    spottable = [e.name for e in spec.elements if e.askable and kind_of(e.format) == "email"]
     name = next(picks)
     extra = [x for x in spottable if x not in spec.skill(name).modes[0].inputs and x not in unfillable]
     if extra:

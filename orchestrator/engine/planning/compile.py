@@ -3,7 +3,9 @@
 The central fluent is `(known ?x)`. Each (skill, mode, outcome) becomes one action (all-outcome
 determinization) whose typed parameters are the mode's inputs, so an input of type `document`
 also accepts a `passport`. Built in: `ask` (slot filling, dearer than skills) and `authorize`
-(consent before a sensitive value goes to a skill, per the catalog's privacy model).
+(consent before a sensitive value goes to a skill, per the catalog's privacy model). A value
+computed from a sensitive one needs consent before a world-changing skill receives it
+(`catalog/sensitivity.py`); each action's `consent` already says so.
 
 The `Domain` built here is read by three consumers: the PDDL writer (what analysts read), the
 grounder (the fast planning path) and the unified-planning bridge (the reference path).
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from ..catalog.ontology import Ontology
+from ..catalog.sensitivity import Sensitivity, sensitivity
 from ..catalog.spec import CatalogSpec, Goal, Skill, done_ref
 from ..errors import ConcertoError, UnknownName
 from .task import ASK
@@ -50,6 +53,7 @@ class SkillAction:
     consent: tuple[Consent, ...]  # one per param
     outputs: tuple[str, ...]
     cost: int
+    world: bool = False  # the mode changes the world: values derived from sensitive ones need consent
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,11 @@ class Domain:
     ontology: Ontology
     actions: tuple[SkillAction, ...]
     operations: tuple[str, ...]  # ask, then every skill mode
+    privacy: Sensitivity
+
+    def needs_consent(self, action: SkillAction, value: str) -> bool:
+        """Does `value`, bound to one of `action`'s parameters, need consent first?"""
+        return self.privacy.needs_consent(value, action.world)
 
     @property
     def name(self) -> str:
@@ -72,6 +81,10 @@ class Domain:
 
     def sensitive(self) -> list[str]:
         return [e.name for e in self.spec.elements if e.sensitive]
+
+    def derived(self) -> list[str]:
+        """Elements computed from sensitive ones: consent before a world-changing skill gets them."""
+        return list(self.privacy.derived)
 
     def consent_skills(self) -> list[str]:
         """Skills that take at least one possibly sensitive input."""
@@ -93,19 +106,20 @@ def action_name(operation: str, outcome: str) -> str:
     return f"{operation}-{outcome}"
 
 
-def _consent(ontology: Ontology, element: str) -> Consent:
-    flags = [ontology.elements[x].sensitive for x in ontology.subtree(element)]
+def _consent(ontology: Ontology, privacy: Sensitivity, element: str, world: bool) -> Consent:
+    flags = [privacy.needs_consent(x, world) for x in ontology.subtree(element)]
     if all(flags):
         return Consent.ALWAYS
     return Consent.IF_SENSITIVE if any(flags) else Consent.NEVER
 
 
-def _skill_actions(spec: CatalogSpec, ontology: Ontology, skill: Skill) -> list[SkillAction]:
+def _skill_actions(spec: CatalogSpec, ontology: Ontology, privacy: Sensitivity, skill: Skill) -> list[SkillAction]:
     actions = []
     for mode, mode_name in zip(skill.modes, skill.mode_names(), strict=True):
         operation = operation_name(skill.name, mode_name)
         params = tuple(Param(x) for x in mode.inputs)
-        consent = tuple(_consent(ontology, x) for x in mode.inputs)
+        world = skill.changes_world(mode_name)
+        consent = tuple(_consent(ontology, privacy, x, world) for x in mode.inputs)
         for outcome in mode.outcomes:
             actions.append(
                 SkillAction(
@@ -118,6 +132,7 @@ def _skill_actions(spec: CatalogSpec, ontology: Ontology, skill: Skill) -> list[
                     consent=consent,
                     outputs=outcome.outputs,
                     cost=spec.skill_cost(skill),
+                    world=world,
                 )
             )
     return actions
@@ -126,9 +141,10 @@ def _skill_actions(spec: CatalogSpec, ontology: Ontology, skill: Skill) -> list[
 def compile_catalog(spec: CatalogSpec) -> Domain:
     """The lifted domain of a validated spec (see `spec_io.parse_catalog`)."""
     ontology = Ontology(spec.elements)
-    actions = tuple(a for skill in spec.skills for a in _skill_actions(spec, ontology, skill))
+    privacy = sensitivity(spec, ontology)
+    actions = tuple(a for skill in spec.skills for a in _skill_actions(spec, ontology, privacy, skill))
     operations = (ASK, *dict.fromkeys(a.operation for a in actions))
-    return Domain(spec=spec, ontology=ontology, actions=actions, operations=operations)
+    return Domain(spec=spec, ontology=ontology, actions=actions, operations=operations, privacy=privacy)
 
 
 def goal_operations(domain: Domain, ref: str) -> list[str]:

@@ -54,7 +54,7 @@ def _ground_skill_action(domain: Domain, action: SkillAction) -> list[GroundActi
     for args in itertools.product(*domains):
         pre: list[Fact] = [("known", x) for x in args]
         for value, consent in zip(args, action.consent, strict=True):
-            if consent is Consent.NEVER or not onto.elements[value].sensitive:
+            if consent is Consent.NEVER or not domain.needs_consent(action, value):
                 continue
             fact = ("authorized", action.skill if domain.per_skill else value)
             if fact not in pre:
@@ -74,7 +74,7 @@ def ground(domain: Domain) -> GroundTask:
                      cost=costs.ask, guards=((ASK, x),), outputs=(x,))
         for x in domain.askable()
     ]
-    consent_targets = domain.consent_skills() if domain.per_skill else domain.sensitive()
+    consent_targets = domain.consent_skills() if domain.per_skill else [*domain.sensitive(), *domain.derived()]
     actions += [
         GroundAction(kind=StepKind.AUTHORIZE, name="authorize", args=(target,), pre=(),
                      add=(("authorized", target),), cost=costs.authorize)

@@ -57,17 +57,27 @@ def _predicates(domain: Domain) -> list[str]:
         if domain.per_skill
         else "(authorized ?x - element)      ; the user agreed to share ?x with any skill"
     )
+    derived = ("(derived ?x - element)         ; ?x is computed from a sensitive value: consent before"
+               " a world-changing skill receives it",) if domain.derived() else ()
     return [
         f"{INDENT*2}{line}"
         for line in (
             "(known ?x - element)           ; the assistant has a value for ?x",
             "(askable ?x - element)         ; the user may be asked for ?x",
             "(sensitive ?x - element)       ; ?x needs consent before a skill receives it",
+            *derived,
             consent,
             "(cannot_establish ?op - operation ?x - element)  ; ?op failed to give ?x too often",
             "(done ?op - operation)         ; ?op has run",
         )
     ]
+
+
+def _flagged(domain: Domain, var: str, world: bool) -> str:
+    """The condition under which the value bound to `var` needs consent (see catalog/sensitivity.py)."""
+    if world and domain.derived():
+        return f"(or (sensitive {var}) (derived {var}))"
+    return f"(sensitive {var})"
 
 
 def _consent_condition(domain: Domain, action: SkillAction, param: Param, consent: Consent) -> str | None:
@@ -76,7 +86,7 @@ def _consent_condition(domain: Domain, action: SkillAction, param: Param, consen
     if consent is Consent.ALWAYS:
         return needed
     if consent is Consent.IF_SENSITIVE:
-        return f"(imply (sensitive {param.var}) {needed})"
+        return f"(imply {_flagged(domain, param.var, action.world)} {needed})"
     return None
 
 
@@ -138,7 +148,7 @@ def _builtin_actions(domain: Domain) -> list[str]:
     else:
         comment, params, pre, effect = (
             "Consent: the user lets a sensitive value go to skills.",
-            "?x - element", ["(sensitive ?x)"], "(authorized ?x)")
+            "?x - element", [_flagged(domain, "?x", world=True)], "(authorized ?x)")
     authorize = [
         f"{INDENT};; {comment}",
         f"{INDENT}(:action authorize",
@@ -204,6 +214,7 @@ def problem_text(domain: Domain, goal: Goal, state: PlanningState | None = None,
     state = state or PlanningState()
     init = [f"(askable {x})" for x in domain.askable()]
     init += [f"(sensitive {x})" for x in domain.sensitive()]
+    init += [f"(derived {x})" for x in domain.derived()]
     init += [f"(known {x})" for x in sorted(state.known)]
     init += [f"(authorized {x})" for x in sorted(state.authorized)]
     init += [f"(done {op})" for op in sorted(state.done)]

@@ -69,10 +69,14 @@ class _UpTask:
         self.known = up.Fluent("known", up.BoolType(), x=element_t)
         self.askable = up.Fluent("askable", up.BoolType(), x=element_t)
         self.sensitive = up.Fluent("sensitive", up.BoolType(), x=element_t)
+        self.derived = up.Fluent("derived", up.BoolType(), x=element_t)  # see catalog/sensitivity.py
         self.authorized = up.Fluent("authorized", up.BoolType(), x=self._consent_t())
         self.cannot = up.Fluent("cannot_establish", up.BoolType(), op=self.operation_t, x=element_t)
         self.done = up.Fluent("done", up.BoolType(), op=self.operation_t)
-        for fluent in (self.known, self.askable, self.sensitive, self.authorized, self.cannot, self.done):
+        fluents = [self.known, self.askable, self.sensitive, self.authorized, self.cannot, self.done]
+        if self.domain.derived():
+            fluents.insert(3, self.derived)
+        for fluent in fluents:
             self.problem.add_fluent(fluent, default_initial_value=False)
 
     def _consent_t(self) -> Any:
@@ -89,10 +93,16 @@ class _UpTask:
 
         authorize = up.InstantaneousAction("authorize", x=self._consent_t())
         if not self.domain.per_skill:
-            authorize.add_precondition(self.sensitive(authorize.parameter("x")))
+            authorize.add_precondition(self._flagged(authorize.parameter("x"), world=True))
         authorize.add_effect(self.authorized(authorize.parameter("x")), True)
         self.costs[authorize] = up.Int(costs.authorize)
         self.problem.add_actions([ask, authorize])
+
+    def _flagged(self, var: Any, world: bool) -> Any:
+        """When the value bound to `var` needs consent: sensitive, or derived at a world-changing call."""
+        if world and self.domain.derived():
+            return self.up.Or(self.sensitive(var), self.derived(var))
+        return self.sensitive(var)
 
     def add_skill_actions(self, state: PlanningState) -> None:
         pruned: dict[str, list[tuple[str, ...]]] = {}
@@ -111,7 +121,7 @@ class _UpTask:
             if consent is Consent.ALWAYS:
                 act.add_precondition(needed)
             elif consent is Consent.IF_SENSITIVE:
-                act.add_precondition(up.Implies(self.sensitive(var), needed))
+                act.add_precondition(up.Implies(self._flagged(var, action.world), needed))
         for x in action.outputs:
             act.add_precondition(up.Not(self.cannot(self.operations[action.operation], self.objects[x])))
             act.add_effect(self.known(self.objects[x]), True)
@@ -129,6 +139,8 @@ class _UpTask:
             initial(self.askable(objects[x]), True)
         for x in self.domain.sensitive():
             initial(self.sensitive(objects[x]), True)
+        for x in self.domain.derived():
+            initial(self.derived(objects[x]), True)
         for x in state.known:
             initial(self.known(objects[x]), True)
         for x in state.authorized:

@@ -25,11 +25,12 @@ EVERYDAY_DATE = re.compile(
 )
 
 
-def _date(utterance: str, today: date | None = None, past: bool = False) -> str | None:
+def _date(utterance: str, today: date | None = None, past: bool = False, ahead: bool = False) -> str | None:
     """An ISO date, or an everyday one ("next friday", "3 March", "in two weeks") read by dateparser
     relative to `today`. A day and month without a year is the nearer of its two dates ("the 1st of
     October" said in November is last month's; "3 March", next spring's), the past one for an element
-    about something that happened (`past`)."""
+    about something that happened (`past`), the coming one for an element that must be ahead (`ahead`,
+    a `date:future` format): "3 March" for an appointment is never last spring's."""
     match = ISO_DATE.search(utterance)
     if match:
         try:
@@ -65,7 +66,7 @@ def _date(utterance: str, today: date | None = None, past: bool = False) -> str 
     if last is None or coming is None:
         return found.date().isoformat()
     nearer_last = (now - last) < (coming - now)
-    return (last if past or nearer_last else coming).isoformat()
+    return (last if past or (nearer_last and not ahead) else coming).isoformat()
 
 
 YEAR = re.compile(r"\b\d{4}\b")

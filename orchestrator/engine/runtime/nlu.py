@@ -15,15 +15,15 @@ from datetime import date
 from typing import Protocol
 
 import number_parser
-from rapidfuzz import fuzz
 
-from ..catalog.formats import parse_format
+from ..catalog.formats import kind_of, parse_format
 from ..catalog.spec import CatalogSpec, Element
 from .acts import control_act as control_act  # control acts live in acts.py; importable from here too
 from .dates import _date as _date  # dates and patterns live in their own modules; importable from here too
 from .dates import ambiguous_date as ambiguous_date
+from .patterns import _enum, _looks_like_code, _phone, _regex
 from .patterns import _linear as _linear
-from .patterns import _looks_like_code, _phone, _regex
+from .patterns import spoken_option as spoken_option
 
 STOPWORDS = frozenset(
     "a an the i i'd i'm me my to for of and or please can could would like want need some is it be do you "
@@ -126,7 +126,6 @@ def _phrases(element: Element) -> list[str]:
 EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 MONEY = re.compile(r"(?<![\w.])\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s?(k|m|thousand|grand|million)?\b", re.I)
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
-ENUM_CLOSENESS = 80  # rapidfuzz ratio: "platnum" and "platinium" are platinum, "good" is not "gold"
 MULTIPLIERS = {"k": 1_000, "thousand": 1_000, "grand": 1_000, "m": 1_000_000, "million": 1_000_000}
 
 
@@ -136,7 +135,8 @@ def extract_value(element: Element, utterance: str, whole_answer: bool = False) 
     `whole_answer` is set when the utterance answers a question about this element: then a
     free-text element takes the whole answer.
     """
-    fmt = element.format or "text"
+    parsed = parse_format(element.format)
+    fmt = parsed.kind or "text"
     if fmt == "email":
         match = EMAIL.search(utterance)
         return match.group(0).lower() if match else None
@@ -147,10 +147,9 @@ def extract_value(element: Element, utterance: str, whole_answer: bool = False) 
         match = NUMBER.search(utterance) or NUMBER.search(_in_digits(utterance))
         return match.group(0) if match else None
     if fmt == "date":
-        return _date(utterance, past=_happened(element))
+        return _date(utterance, past=_happened(element) or parsed.when == "past", ahead=parsed.when == "future")
     if fmt == "phone":
         return _phone(utterance)
-    parsed = parse_format(fmt)
     if parsed.is_regex:
         return _regex(parsed.pattern, utterance)
     if parsed.is_enum:
@@ -238,25 +237,6 @@ def _in_digits(utterance: str) -> str:
     return number_parser.parse(utterance)
 
 
-def _enum(options: list[str], utterance: str, close: bool) -> str | None:
-    """The one option named; in an answer to the question, a close spelling counts ("platnum")."""
-    words = TOKEN.findall(utterance.lower())
-    said = f" {' '.join(words)} "
-    # "first aid" names the option first_aid: options are compared as the words they are made of
-    found = [o for o in options if f" {' '.join(TOKEN.findall(spoken_option(o).lower()))} " in said]
-    if not found and close:
-        found = list(dict.fromkeys(
-            o for o in options for w in words
-            if len(w) >= 3 and fuzz.ratio(w, o.lower()) >= ENUM_CLOSENESS
-        ))
-    return found[0] if len(found) == 1 else None
-
-
-def spoken_option(option: str) -> str:
-    """An enum option as people write it: "first_aid" is "first aid"."""
-    return " ".join(option.replace("_", " ").split()) or option
-
-
 def valid_value(element: Element, value: str) -> bool:
     """Does `value` fit the element's format? (A value given for one thing must not break another.)"""
     return extract_value(element, value, whole_answer=True) is not None
@@ -295,9 +275,11 @@ def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), 
     income?" with "92,000 dollars" fills the income, never the loan amount too.
     """
     skipped = set(skip) | ({asked} if asked else set())
-    candidates = [e for e in spec.elements if e.name not in skipped and e.askable and e.format not in (None, "text")]
-    places = [e for e in spec.elements if e.name not in skipped and e.askable and e.format in (None, "text")]
-    values: dict[str, str] = _date_range(spec, utterance, [e for e in candidates if e.format == "date"], needed)
+    open_ = [e for e in spec.elements if e.name not in skipped and e.askable]
+    candidates = [e for e in open_ if kind_of(e.format) not in ("", "text")]
+    places = [e for e in open_ if kind_of(e.format) in ("", "text")]
+    dates = [e for e in candidates if kind_of(e.format) == "date"]
+    values: dict[str, str] = _date_range(spec, utterance, dates, needed)
     unnamed: list[tuple[str, list[str]]] = []
     clauses = CLAUSE.split(utterance)
     for clause in clauses:
@@ -359,7 +341,7 @@ def _date_range(spec: CatalogSpec, utterance: str, dates: list[Element],
 def _plausible(element: Element, value: str) -> bool:
     """Could `value` be the element's at all? A date after today is no date of something that happened,
     and today is no date of birth ("can't come in today" gives the first day of the sickness)."""
-    if element.format != "date" or not _happened(element):
+    if kind_of(element.format) != "date" or not _happened(element):
         return True
     born = {"birth", "born"} & _description_words(element)
     return value < date.today().isoformat() if born else value <= date.today().isoformat()
@@ -378,7 +360,7 @@ def _may_guess(element: Element, value: str) -> bool:
     that does not look like a code (a postcode's pattern fits "I need"), nor a sensitive value that
     is not a code ("dropping since Monday" is no date of birth)."""
     pattern = parse_format(element.format).is_regex
-    if element.format == "number":  # a bare number says nothing of what it counts: "add 2 bags" names it
+    if kind_of(element.format) == "number":  # a bare number says nothing of what it counts: "add 2 bags" names it
         return False
     if element.sensitive and not pattern:  # a date, an amount: too plain to be taken as a birth date
         return False
@@ -389,9 +371,10 @@ def answer_value(spec: CatalogSpec, element: Element, utterance: str) -> str | N
     """The value of an answer to a question about `element`: from the clause that names it, else from
     the first clause that names no other element ("my income is X and I want Y" answers the amount with Y)."""
     clauses = CLAUSE.split(utterance)
-    if len(clauses) > 1 and element.format not in (None, "text"):  # free text: the whole answer
+    if len(clauses) > 1 and kind_of(element.format) not in ("", "text"):  # free text: the whole answer
         own = element_words(element)
-        others = [element_words(e) for e in spec.elements if e.name != element.name and e.format == element.format]
+        kind = kind_of(element.format)
+        others = [element_words(e) for e in spec.elements if e.name != element.name and kind_of(e.format) == kind]
         fitting = [(c, extract_value(element, c, whole_answer=True)) for c in clauses]
         fitting = [(c, v) for c, v in fitting if v is not None]
         for clause, value in fitting:

@@ -1,5 +1,5 @@
-"""Values fitting a catalog's pattern (RE2, linear time) and phone numbers (libphonenumber). Split
-from nlu.py, which reads values by format."""
+"""Values fitting a catalog's pattern (RE2, linear time), phone numbers (libphonenumber) and enum
+options in either number. Split from nlu.py, which reads values by format."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ from typing import Any
 
 import phonenumbers
 import re2
+from rapidfuzz import fuzz
+
+from .text import singular
 
 DEFAULT_REGION = "US"  # for numbers written without a country code
 MAX_PHONE_DIGITS = 15
@@ -102,3 +105,33 @@ def _looks_like_code(value: str) -> bool:
     """Every part with a digit or in capitals only ("SW1A 1AA", "LIS"): not "I need" or "the 3rd"."""
     parts = value.split()
     return bool(parts) and all(any(c.isdigit() for c in p) or (p.isupper() and len(p) > 1) for p in parts)
+
+
+# --- enum options --------------------------------------------------------------------------------------
+
+ENUM_CLOSENESS = 80  # rapidfuzz ratio: "platnum" and "platinium" are platinum, "good" is not "gold"
+TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def _enum(options: list[str], utterance: str, close: bool) -> str | None:
+    """The one option named; in an answer to the question, a close spelling counts ("platnum")."""
+    words = TOKEN.findall(utterance.lower())
+    said = f" {_singular_words(utterance)} "
+    # "first aid" names the option first_aid: options are compared as the words they are made of, in
+    # either number ("two blenders" names blender, "an antihistamine" names antihistamines)
+    found = [o for o in options if f" {_singular_words(spoken_option(o))} " in said]
+    if not found and close:
+        found = list(dict.fromkeys(
+            o for o in options for w in words
+            if len(w) >= 3 and fuzz.ratio(w, o.lower()) >= ENUM_CLOSENESS
+        ))
+    return found[0] if len(found) == 1 else None
+
+
+def _singular_words(text: str) -> str:
+    return " ".join(singular(w) for w in TOKEN.findall(text.lower()))
+
+
+def spoken_option(option: str) -> str:
+    """An enum option as people write it: "first_aid" is "first aid"."""
+    return " ".join(option.replace("_", " ").split()) or option

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 from ..catalog.formats import parse_format
+from ..catalog.sensitivity import sensitivity
 from ..catalog.spec import CatalogSpec, Goal, Intent
 from .nlu import spoken_option
 
@@ -113,9 +116,20 @@ class Wording:
         hint = fmt.hint or ("a few words in your own terms" if free else "a value in the usual format")
         return f"I am asking for {self.element(name)}: {hint}. You can also say \"I don't know\" or \"stop\"."
 
+    @cached_property
+    def _made_from(self) -> Mapping[str, tuple[str, ...]]:
+        return sensitivity(self.spec).derived
+
     def consent(self, skill: str, elements: list[str]) -> str:
-        what = self.list(elements)
+        """The consent question; a value computed from sensitive ones says what it was made from."""
+        what = " and ".join(self._shared(x) for x in elements) or "your personal data"
         return f"To continue I need to share {what} with {self.skill(skill)}. Is that OK?"
+
+    def _shared(self, name: str) -> str:
+        sources = self._made_from.get(name)
+        if not sources:
+            return self.element(name)
+        return f"{self.element(name)} (made from {self.list(list(sources))})"
 
     def offer(self, intent: Intent) -> str:
         return f"Would you also like to {intent.description or named_request(intent.name)}?"

@@ -17,7 +17,7 @@ from ..catalog.spec import CatalogSpec, Mode, Skill
 from ..planning.compile import action_name, operation_name
 from ..planning.planner import Planner, Step
 from ..planning.task import ASK
-from .dialogue.applying import Applier
+from .dialogue.applying import Applier, clean
 from .dialogue.commands import QUESTIONS, SetSlot, Stop
 from .dialogue.executor import Executor
 from .dialogue.log import TurnLog
@@ -95,7 +95,8 @@ class S3Policy:
             if applier.apply(state, commands, log) is None:
                 return
         else:
-            applier.remember(state, [c for c in commands if isinstance(c, SetSlot)])
+            given, _ = applier.within_bounds(state, clean(self.spec, state, commands), log)
+            applier.remember(state, [c for c in given if isinstance(c, SetSlot)])
             scored = self.score(text)
             state.plan = self.sequence(self.select(scored))
             if not state.plan:
@@ -119,7 +120,7 @@ class S3Policy:
                 log.say(Reply("text", f"I cannot use {skill.name.replace('_', ' ')}: I am missing "
                                       f"{', '.join(self.words.element(x) for x in missing)}."))
                 continue
-            if not self._consent_ready(state, skill, mode, log):
+            if not self._consent_ready(state, skill, mode_name, log):
                 return
             state.plan.pop(0)
             outcome = mode.outcomes[0]
@@ -138,8 +139,8 @@ class S3Policy:
         modes = list(zip(skill.mode_names(), skill.modes, strict=True))
         return min(modes, key=lambda pair: sum(x not in state.memory for x in pair[1].inputs))
 
-    def _consent_ready(self, state: SessionState, skill: Skill, mode: Mode, log: TurnLog) -> bool:
-        sensitive = [x for x in mode.inputs if self.spec.element(x).sensitive]
+    def _consent_ready(self, state: SessionState, skill: Skill, mode_name: str, log: TurnLog) -> bool:
+        sensitive = [x for x in skill.mode(mode_name).inputs if self.executor.needs_consent(skill.name, mode_name, x)]
         per_skill = self.spec.privacy == "per_skill"
         needed = ([skill.name] if sensitive else []) if per_skill else sensitive
         refused = [t for t in needed if t in state.denied]

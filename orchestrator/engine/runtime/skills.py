@@ -10,6 +10,7 @@ import fnmatch
 import random
 import re
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from typing import Literal, Protocol
 
 from ..catalog.formats import parse_format
@@ -82,16 +83,16 @@ def matching_rule(skill: Skill, inputs: dict[str, str]) -> SimRule | None:
 
 def sample_value(element: Element) -> str:
     """A plausible value of an element's format, for simulated outputs nobody declared."""
-    fmt = element.format or "text"
+    parsed = parse_format(element.format)
+    fmt = parsed.kind or "text"
     if fmt == "email":
         return f"{element.name}@example.com"
-    if fmt == "money":
-        return "1000.00"
-    if fmt == "number":
-        return "42"
+    if fmt in ("money", "number"):  # within the format's bounds
+        value = min(max(1000.0 if fmt == "money" else 42.0, parsed.lower or 0.0), parsed.upper or float("inf"))
+        return f"{value:.2f}" if fmt == "money" else f"{value:g}"
     if fmt == "date":
-        return "2026-01-01"
-    options = parse_format(fmt).options
+        return (date.today() + timedelta(days=30)).isoformat() if parsed.when == "future" else "2026-01-01"
+    options = parsed.options
     if options:  # the first option, never '' ("enum:|gold|silver" is gold or silver)
         return options[0]
     return f"{element.name.replace('_', ' ')} #1"

@@ -23,6 +23,19 @@ CONTRACTIONS = (
 WORD = re.compile(r"[a-z0-9][a-z0-9-]*[a-z0-9]|[a-z0-9]")
 
 
+def singular(word: str) -> str:
+    """A word with an English plural ending taken off: "blenders", "boxes", "batteries" are "blender",
+    "box", "battery"; "glass", "bus", "analysis" and short words stay. Both sides of a comparison go
+    through it, so a rare misreading ("news" as "new") only matters where both words exist."""
+    if len(word) < 4 or not word.endswith("s") or word.endswith(("ss", "us", "is")):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "sses", "xes", "zes")):
+        return word[:-2]
+    return word[:-1]
+
+
 def normalise(text: str) -> str:
     """Lower case, contractions spelt out, apostrophes and punctuation gone."""
     text = text.lower().replace("’", "'")

@@ -6,10 +6,12 @@ do ("$40,000" or "40k" for 40000.00, an SSN without its dashes), which an assist
 
 from __future__ import annotations
 
+import math
 import random
 import re
+from datetime import date, timedelta
 
-from ..catalog.formats import parse_format
+from ..catalog.formats import Format, kind_of, parse_format
 from ..catalog.spec import Element
 
 FIRST = ("ada", "grace", "alan", "katherine", "edsger", "barbara", "donald", "margaret", "linus", "frances")
@@ -63,20 +65,33 @@ def can_generate(element: Element) -> bool:
     return not fmt.is_regex or _regex_parts(fmt.pattern) is not None
 
 
+def _bounded(parsed: Format, rng: random.Random) -> str:
+    """An amount or a number inside the format's bounds (`money:1000..50000`)."""
+    low = parsed.lower if parsed.lower is not None else 0.0
+    high = parsed.upper if parsed.upper is not None else low + 100_000
+    if parsed.kind == "number":
+        return str(rng.randint(math.ceil(low), max(math.ceil(low), math.floor(high))))
+    return f"{rng.uniform(low, high):.2f}"
+
+
 def generate(element: Element, rng: random.Random) -> str:
     """A value of the element's format (the caller checked `can_generate`)."""
-    fmt = element.format or "text"
+    parsed = parse_format(element.format)
+    fmt = parsed.kind or "text"
     if fmt == "email":
         return f"{rng.choice(FIRST)}.{rng.choice(LAST)}{rng.randint(1, 99)}@example.com"
+    if fmt in ("money", "number") and (parsed.lower is not None or parsed.upper is not None):
+        return _bounded(parsed, rng)
     if fmt == "money":
         return f"{rng.randint(2, 200) * 500}.00"
     if fmt == "number":
         return str(rng.randint(1, 999))
     if fmt == "date":
+        if parsed.when == "future":
+            return (date.today() + timedelta(days=rng.randint(1, 90))).isoformat()
         return f"{rng.randint(1950, 2005)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
     if fmt == "phone":
         return f"+1 555 01{rng.randint(10, 99)}"
-    parsed = parse_format(fmt)
     if parsed.is_enum:
         return rng.choice(parsed.options)
     if parsed.is_regex:
@@ -106,7 +121,7 @@ def other_format(element: Element, value: str, rng: random.Random) -> str | None
     ssn = SSN.match(value)
     if ssn:
         return " ".join(ssn.groups())  # no dashes: a format the assistant may not read
-    if element.format == "email":
+    if kind_of(element.format) == "email":
         return value.upper()
     if parse_format(element.format).is_enum:
         return f"the {value} one"

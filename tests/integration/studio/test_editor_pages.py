@@ -81,6 +81,20 @@ def test_adding_an_element_saves_it_and_refreshes_the_previews(logged_in, bankin
     assert spec_of(banking).element("phone").format == "phone"
 
 
+def test_a_bounded_format_is_kept_by_the_editor_and_a_bad_bound_refused(logged_in, banking):
+    """`money:1000..50000` and `date:future` say what a value may be; the form kept only the kind before."""
+    response = logged_in.post("/catalogs/banking/v1/elements/add/", {
+        "new-element-name": "budget", "new-element-description": "your budget", "new-element-askable": "on",
+        "new-element-format_kind": "money", "new-element-format_detail": "1000..50000"}, **HTMX)
+    assert response.status_code == 200
+    assert spec_of(banking).element("budget").format == "money:1000..50000"
+    refused = logged_in.post("/catalogs/banking/v1/elements/add/", {
+        "new-element-name": "trip_date", "new-element-description": "the trip", "new-element-askable": "on",
+        "new-element-format_kind": "date", "new-element-format_detail": "soon"}, **HTMX)
+    assert "future or past" in text(refused)
+    assert "trip_date" not in {e.name for e in spec_of(banking).elements}
+
+
 def test_without_htmx_an_edit_redirects_to_the_thing_edited(logged_in, banking):
     response = logged_in.post("/catalogs/banking/v1/skills/credit_check/", {
         "skill-credit_check-name": "credit_check", "skill-credit_check-max_retries": "2",

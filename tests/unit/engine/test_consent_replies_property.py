@@ -34,6 +34,8 @@ CONDITIONS = [
     "as long as you don't store {subject}",
     "{verb} {subject} provided that {recipient} keeps it private", "ok, unless it costs me",
     "yes, if you must", "just the last four digits", "{verb} it but not the whole number",
+    "yes, {verb} {subject} after the review", "ok, once I have checked {subject}", "sure, when I say so",
+    "yes, {verb} {subject} but not until tomorrow",
 ]
 YES = ["yes", "yes please", "sure", "ok go ahead", "go ahead and {verb} {subject}", "fine by me", "yeah",
        "absolutely", "I agree", "yes, {verb} {subject}", "you can {verb} {subject}", "that's fine", "alright"]
@@ -88,3 +90,50 @@ def test_a_clear_yes_authorizes(at_consent, text):
 def test_a_clear_no_refuses(at_consent, text):
     talk, state = reply_at_consent(at_consent, text)
     assert "credit_check" not in state.authorized and "credit_check" in state.denied, text
+
+
+# --- a yes that restates the pending action ("ok, publish it") ------------------------------------------
+# At the reports desk's consent to publish the salary report, the action's own verb is "publish".
+ACTIONS = ["publish", "share"]
+OBJECTS = ["it", "them", "the salary report", "the report", "the salaries", "that"]
+RESTATED_YES = ["ok, {verb} {subject}", "yes, {verb} {subject}", "sure, {verb} {subject} please",
+                "yes please {verb} {subject}", "alright, {verb} {subject} now", "ok {verb} {subject} on the intranet"]
+NOT_CLEAR = [
+    "{verb} {subject}?", "ok, {verb} {subject}?", "ok, {verb} {subject} tomorrow", "ok, {verb} {subject} later",
+    "yes, {verb} {subject} after the review", "ok, {verb} {subject} when my boss agrees",
+    "ok, {verb} {subject} only for managers", "should I {verb} {subject}?", "ok, but who can see {subject}?",
+    "ok, {verb} {subject} to everyone except finance", "wait, {verb} {subject}?", "hmm, {verb} {subject} maybe",
+    # the action's verb alone affirms nothing ("share it" alone stays the yes it was: the prompt's own verb)
+    "ok, {verb} {subject} once I have checked", "publish {subject}", "ok, delete {subject}", "ok, published",
+    "no, don't {verb} {subject}", "ok, {verb} {subject} with the names removed",
+]
+
+
+def restated(templates: list[str]):
+    return st.builds(lambda t, v, o: t.format(verb=v, subject=o), st.sampled_from(templates),
+                     st.sampled_from(ACTIONS), st.sampled_from(OBJECTS))
+
+
+@pytest.fixture(scope="module")
+def at_publish_consent():
+    from .dialogue_helpers import dialogue_catalog
+
+    talk = Talk(*dialogue_catalog("reports"))
+    talk.say("I need a salary report out on the intranet", "engineering", "month", "jo@example.com")
+    assert talk.replies[-1].kind == "consent" and talk.replies[-1].skill == "publish_salary_report"
+    return talk, talk.state.model_dump(mode="json")
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=restated(NOT_CLEAR))
+def test_the_action_named_without_a_plain_yes_never_authorizes(at_publish_consent, text):
+    talk, state = reply_at_consent(at_publish_consent, text)
+    assert "salary_table" not in state.authorized, text
+    assert "publish_salary_report" not in [name for name, _, _ in talk.skills.calls], text
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=restated(RESTATED_YES))
+def test_a_yes_that_restates_the_action_authorizes(at_publish_consent, text):
+    talk, state = reply_at_consent(at_publish_consent, text)
+    assert "salary_table" in state.authorized, text

@@ -173,6 +173,49 @@ def test_why_it_was_refused_explains_the_decision(bank):
     assert bank.replies[0].kind == "explanation" and "credit score" in bank.replies[0].text
 
 
+# --- sensitivity follows derived values -------------------------------------------------------------
+
+@pytest.mark.parametrize("privacy", ["per_skill", "per_element"])
+def test_publishing_a_chart_of_a_table_shared_under_consent_asks_consent(privacy):
+    from .test_sensitivity import charts
+
+    spec = charts(privacy)
+    chat = Talk(spec, Planner.for_spec(spec))
+    chat.say("publish a salary chart", "sales")
+    assert chat.replies[-1].kind == "consent" and chat.replies[-1].skill == "draw_chart"
+    chat.say("yes")
+    assert "draw_chart" in chat.called and "publish_chart" not in chat.called
+    assert chat.replies[-1].kind == "consent" and chat.replies[-1].skill == "publish_chart"
+    assert "made from the salary figures" in chat.text
+    chat.say("no")
+    assert "publish_chart" not in chat.called
+
+
+def test_a_derived_value_is_shared_with_a_world_changing_skill_only_after_a_yes():
+    from .test_sensitivity import charts
+
+    spec = charts()
+    chat = Talk(spec, Planner.for_spec(spec))
+    chat.say("publish a salary chart", "sales", "yes", "yes")
+    assert chat.called[-1] == "publish_chart"
+    assert ("thumbnail", "publish_chart") in chat.shares  # recorded in the audit log like any share
+
+
+def test_s3_asks_before_publishing_a_derived_value():
+    from orchestrator.engine.runtime.s3 import S3Orchestrator
+    from orchestrator.engine.runtime.session import SessionState
+    from orchestrator.engine.runtime.skills import SimulatedSkills
+
+    from .test_sensitivity import charts
+
+    spec = charts()
+    s3 = S3Orchestrator(spec, Planner.for_spec(spec), SimulatedSkills(spec, seed=1))
+    state = SessionState()
+    state.remember("thumbnail", "thumb-1", "skill")
+    replies = s3.turn(state, "publish the chart on the intranet").replies
+    assert s3.invoker.calls == [] and replies[-1].kind == "consent" and replies[-1].skill == "publish_chart"
+
+
 # --- choices, doubt and options --------------------------------------------------------------------
 
 def test_both_starts_both_requests(bank):
@@ -193,6 +236,59 @@ def test_a_value_given_with_doubt_is_kept_and_confirmed(bank):
 def test_a_value_outside_the_options_lists_them(bank):
     bank.say("I want a credit card", "ada@example.com", "the diamond one then")
     assert "not one of the options" in bank.replies[-1].text and "platinum" in bank.replies[-1].text
+
+
+TRIPS = """
+catalog: trips
+elements:
+  - {name: travel_date, format: "date:future", description: the day you want to travel}
+  - {name: budget, format: "money:100..5000", description: your budget}
+  - {name: booking, askable: false, description: the booking}
+skills:
+  - name: book_trip
+    description: Books a trip
+    effects: world
+    modes: [{inputs: [travel_date, budget], outcomes: [{name: ok, outputs: [booking]}]}]
+intents:
+  - {name: book, description: book a trip, examples: [book a trip, I want to travel], goal: {known: [booking]}}
+"""
+
+
+def trips() -> Talk:
+    from orchestrator.engine.catalog.spec_io import load_catalog
+
+    spec = load_catalog(TRIPS, filename="trips.yaml")
+    return Talk(spec, Planner.for_spec(spec))
+
+
+def test_a_past_date_for_a_trip_says_what_is_wrong_and_asks_again():
+    chat = trips()
+    chat.say("book a trip", "3 March 2020")
+    reply = chat.replies[-1]
+    assert reply.kind == "question" and reply.element == "travel_date"
+    assert "past" in reply.text and "today or later" in reply.text and "cannot" not in reply.text
+    assert "travel_date" not in chat.state.memory
+    chat.say("next friday")
+    assert chat.replies[-1].element == "budget"  # a value inside is taken as before
+
+
+def test_an_amount_no_skill_accepts_says_the_range_and_asks_again():
+    chat = trips()
+    chat.say("book a trip", "next friday", "9000 dollars")
+    reply = chat.replies[-1]
+    assert reply.kind == "question" and reply.element == "budget"
+    assert "$5,000" in reply.text and "from $100 to $5,000" in reply.text
+    assert "budget" not in chat.state.memory and chat.called == []
+    chat.say("2000", "yes")
+    assert chat.inputs("book_trip")["budget"] == "2000.00"
+
+
+def test_a_correction_outside_the_range_keeps_the_value_it_would_replace():
+    chat = trips()
+    chat.say("book a trip", "next friday", "2000")
+    chat.say("actually make the budget 9000 dollars")
+    assert chat.state.memory["budget"].value == "2000.00" and "book_trip" not in chat.called
+    assert "from $100 to $5,000" in chat.text
 
 
 def test_the_old_pending_record_still_loads():
@@ -272,3 +368,69 @@ def test_a_value_named_for_another_element_does_not_answer_the_open_question(ban
     assert "loan_amount" not in bank.state.memory  # asked for the amount, the user named the income
     assert bank.state.memory["income"].value == "90000.00"
     assert bank.replies[-1].element == "loan_amount"
+
+
+# --- held-out misses, fixed by their mechanism --------------------------------------------------------
+
+def test_an_enum_option_said_in_the_plural_or_the_singular_is_read():
+    from orchestrator.engine.runtime.nlu import extract_value
+    from orchestrator.engine.runtime.text import singular
+
+    assert [singular(w) for w in ("toasters", "boxes", "batteries", "glass", "bus", "analysis")] == [
+        "toaster", "box", "battery", "glass", "bus", "analysis"]
+    shop = talk("shop")
+    shop.say("I'd like to buy two toasters")
+    assert shop.state.value("product") == "toaster"
+    element = shop.bot.spec.element("product")
+    assert extract_value(element, "the lamps", whole_answer=True) == "lamp"
+    from orchestrator.engine.catalog.spec import Element
+
+    pills = Element(name="medicine", format="enum:inhaler|statins")
+    assert extract_value(pills, "a statin", whole_answer=True) == "statins"
+
+
+@pytest.mark.parametrize("text, granted", [("ok, publish it", True), ("yes please, publish the salaries", True),
+                                           ("ok, publish it tomorrow", False), ("publish it", False),
+                                           ("ok, publish it for the managers only", False)])
+def test_a_yes_that_names_the_pending_action_is_that_yes_and_nothing_more(text, granted):
+    reports = talk("reports")
+    reports.say("publish the salary report", "sales", "year", "an@example.com")
+    assert reports.replies[-1].kind == "consent"
+    reports.say(text)
+    assert ("salary_table" in reports.state.authorized) is granted
+    assert ("publish_salary_report" in reports.called) is granted
+
+
+def test_a_yes_that_restates_more_than_the_action_is_no_yes_for_the_prompts_own_verb_either(bank):
+    bank.say(*LOAN_CONSENT, "yes, share it after the review")
+    assert "credit_check" not in bank.state.authorized and bank.replies[-1].kind == "consent"
+
+
+@pytest.mark.parametrize("text", ["hold on, is my card data protected?", "is this encrypted?",
+                                  "can it leak?", "are my details stored securely?"])
+def test_a_security_question_at_a_consent_is_about_where_the_value_goes(text):
+    from orchestrator.engine.runtime.dialogue.commands import AskAboutPrompt
+
+    shop = talk("shop")
+    shop.say("I want to order a kettle", "ria@example.com", "1", "22 Dock Road, Hull", "+44 7700 900456",
+              "4000 0566 5566 5556")
+    assert shop.replies[-1].kind == "consent"
+    log = shop.bot.turn(shop.state, text)
+    assert [type(c) for c in log.commands] == [AskAboutPrompt] and log.commands[0].topic == "recipient"
+    assert log.replies[-1].kind == "consent" and "place_order" not in shop.called
+
+
+def test_s3_refuses_a_volunteered_value_outside_the_format_too():
+    from orchestrator.engine.catalog.spec_io import load_catalog
+    from orchestrator.engine.runtime.s3 import S3Orchestrator
+    from orchestrator.engine.runtime.session import SessionState
+    from orchestrator.engine.runtime.skills import SimulatedSkills
+
+    spec = load_catalog(TRIPS.replace("    description: Books a trip\n",
+                                      "    description: Books a trip\n    preview: book trip travel\n"),
+                        filename="trips.yaml")
+    s3 = S3Orchestrator(spec, Planner.for_spec(spec), SimulatedSkills(spec, seed=1))
+    state = SessionState()
+    replies = s3.turn(state, "book a trip on 3 March 2020").replies
+    assert "travel_date" not in state.memory and "today or later" in " ".join(r.text for r in replies)
+    assert replies[-1].kind == "question" and replies[-1].element == "travel_date"

@@ -26,6 +26,6 @@ def test_held_out_dialogues_send_no_wrong_value_and_take_no_consent_without_a_ye
     assert result.consent_violations == 0, result.problems
 
 
-def test_the_sets_cover_three_catalogs_unlike_banking():
-    assert {c["catalog"] for c in HELD_OUT} == {"shop", "access", "reports"}
+def test_the_sets_cover_four_catalogs_unlike_banking():
+    assert {c["catalog"] for c in HELD_OUT} == {"shop", "access", "reports", "clinic"}
     assert len(HELD_OUT) >= 15

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...catalog.formats import parse_format
+from ...catalog.formats import kind_of, parse_format
 from ...catalog.spec import CatalogSpec
 from ...planning.compile import action_name
 from ...planning.task import ASK
@@ -81,6 +81,9 @@ class Applier:
     def apply(self, state: SessionState, commands: list, log: TurnLog) -> str | None:
         commands = clean(self.spec, state, commands)
         log.commands = list(commands)
+        commands, waiting = self.within_bounds(state, commands, log)
+        if waiting:
+            return None
         first = commands[0] if commands else Unclear("")
         if isinstance(first, Stop):
             self.executor.stop(state, log)
@@ -106,6 +109,32 @@ class Applier:
                 return reason
             commands = [c for c in commands if not isinstance(c, ANSWERS)]
         return self._open(state, commands, log)
+
+    # --- values outside what the format accepts ---------------------------------------------------
+    def within_bounds(self, state: SessionState, commands: list, log: TurnLog) -> tuple[list, bool]:
+        """Values read right but outside what their element accepts (a past date for a booking, an
+        amount over the limit) are refused with what is wrong and what is accepted, never sent to a
+        skill. When the refused value answers the open question, it is asked again and the turn waits."""
+        kept, asked = [], state.pending.element if isinstance(state.pending, AskFrame) else None
+        waiting = False
+        for command in commands:
+            fmt = parse_format(self.spec.element(command.element).format) \
+                if isinstance(command, (SetSlot, CorrectSlot)) else None
+            problem = fmt.problem(command.value) if fmt is not None else None
+            if problem is None:
+                kept.append(command)
+                continue
+            what = self.words.element(command.element)
+            why = f"{problem[:1].upper()}{problem[1:]}: {what} has to be {fmt.hint}."
+            if command.element == asked:
+                waiting = True  # the question stays open: asked again, no misread counted
+                log.say(Reply("question", f"{why} {self.words.question(command.element)}", element=asked))
+            else:
+                log.say(Reply("text", f"I cannot use {command.value} for {what}. {why}"))
+        if not waiting and len(kept) < len(commands) and not kept and state.pending is not None:
+            self.prompts.repeat(state, log)
+            waiting = True
+        return kept, waiting
 
     # --- questions ------------------------------------------------------------------------------
     def _question(self, state: SessionState, command: Command, log: TurnLog) -> None:
@@ -194,7 +223,7 @@ class Applier:
             return f"no valid {element} after {ASK_ATTEMPTS} tries"
         spec_element = self.spec.element(element)
         text = next((c.text for c in commands if isinstance(c, Unclear)), "")
-        readings = ambiguous_date(text) if spec_element.format == "date" else None
+        readings = ambiguous_date(text) if kind_of(spec_element.format) == "date" else None
         if readings:
             why = f"Do you mean {readings[0]} or {readings[1]}? Please write the month as a word."
         elif (fmt := parse_format(spec_element.format)).is_enum:

@@ -3,7 +3,8 @@ sent), calls skills, keeps the goal stack and records history. Policies tell it 
 `applying.py` feeds it the commands of a message.
 
 Guards that hold whatever a policy or a generator asks for:
-- a sensitive value reaches a skill only under a consent recorded before the call (`consented`);
+- a sensitive value reaches a skill only under a consent recorded before the call (`consented`),
+  and so does a value computed from one when the skill changes the world (`catalog/sensitivity.py`);
 - a consent prompt reads back the values the call will take, so that a correction can land there;
 - a corrected value clears what skills derived from it, and any consent it was shared under.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import logging
 
+from ...catalog.formats import parse_format
 from ...catalog.spec import CatalogSpec
 from ...planning.compile import action_name, operation_name
 from ...planning.planner import Planner, Step, Unsolvable
@@ -34,6 +36,8 @@ class Executor:
         self.planner = planner
         self.invoker = invoker
         self.words = Wording(spec)
+        self.privacy = planner.domain.privacy  # which values need consent at which calls
+        self.spec_elements = frozenset(e.name for e in spec.elements)
 
     # --- asking ---------------------------------------------------------------------------------
     def ask(self, state: SessionState, element: str, log: TurnLog) -> None:
@@ -239,11 +243,14 @@ class Executor:
                 if name not in derived:
                     derived.append(name)
 
+    def needs_consent(self, skill: str, mode: str, element: str) -> bool:
+        return self.privacy.needs_consent(element, self.spec.skill(skill).changes_world(mode))
+
     def consented(self, state: SessionState, step: Step) -> list[tuple[str, str]] | None:
         """The (element, consent) pairs of the sensitive values a call sends; None if one lacks consent."""
         shares = []
         for arg in step.args:
-            if not self.spec.element(arg).sensitive:
+            if not self.needs_consent(step.skill or "", step.mode or "", arg):
                 continue
             consent = step.skill if self.spec.privacy == "per_skill" else arg
             if consent not in state.authorized:
@@ -273,7 +280,10 @@ class Executor:
             state.forget(element)
         state.fail(ASK, element, limit=ASK_ATTEMPTS)
         reason = f" ({result.message})" if result.message else ""
-        log.say(Reply("text", f"That {self.words.element(element)} cannot work{reason}; let's try another value."))
+        hint = parse_format(self.spec.element(element).format).hint if element in self.spec_elements else None
+        accepted = f" It has to be {hint}." if hint else ""
+        log.say(Reply("text", f"That {self.words.element(element)} cannot work{reason}; let's try another value."
+                              f"{accepted}"))
         return f"{element} was unfeasible"
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Protocol
 
+from ...catalog.formats import kind_of
 from ...catalog.spec import CatalogSpec, Element
 from ..acts import cannot_answer, control_act, recalled_words
 from ..intents import IntentDecision
@@ -33,6 +34,7 @@ from ..nlu import (
     tokens,
 )
 from ..session import SessionState
+from ..text import singular
 from . import reading
 from .commands import (
     Affirm,
@@ -52,7 +54,7 @@ from .commands import (
     Stop,
     Unclear,
 )
-from .frames import YES_NO, AskFrame, CheckFrame, ChoiceFrame, ConsentFrame, OfferFrame
+from .frames import YES_NO, AskFrame, CheckFrame, ChoiceFrame, ConfirmFrame, ConsentFrame, OfferFrame
 
 
 @dataclass(frozen=True)
@@ -130,7 +132,7 @@ class RuleCommandGenerator:
     # --- an answer to a question for a value -----------------------------------------------------
     def _answer(self, text: str, act: str | None, frame: AskFrame, context: Context) -> list[Command | Ambiguous]:
         element = context.spec.element(frame.element)
-        free = element.format in (None, "text")
+        free = kind_of(element.format) in ("", "text")
         if reading.asks_the_assistant(text) if free else reading.is_question(text):
             return self._question_or_request(text, context)
         corrections = self.corrections(text, context, asked=frame.element)
@@ -173,9 +175,12 @@ class RuleCommandGenerator:
     # --- a yes or a no --------------------------------------------------------------------------
     def _yes_no(self, text: str, act: str | None, frame: object, context: Context) -> list[Command | Ambiguous]:
         plain = text
-        if isinstance(frame, ConsentFrame):  # "go ahead and share my social security number": the shared value named
-            plain = _named_as_it(text, frame, context.spec)
-            act = control_act(plain)
+        if isinstance(frame, (ConsentFrame, ConfirmFrame)) and frame.skill:
+            # "go ahead and share my social security number": the shared value named; "ok, publish it":
+            # a yes followed by the pending action's own verb
+            named = _named_as_it(text, frame, context.spec)
+            restated = reading.restating(named, *_action_verbs(context.spec, frame.skill))
+            plain, act = (restated, control_act(restated)) if restated is not None else (text, None)
         if reading.is_question(text):
             return self._question_or_request(text, context)
         if reading.hesitates(text) or reading.conditional(text):
@@ -275,9 +280,9 @@ class RuleCommandGenerator:
             candidates = []
             for name, held in state.memory.items():
                 element = context.spec.element(name)
-                if name == asked or not element.askable or element.format in (None, "text"):
+                if name == asked or not element.askable or kind_of(element.format) in ("", "text"):
                     continue
-                if loose and element.format == "date":
+                if loose and kind_of(element.format) == "date":
                     continue
                 value = extract_value(element, new_text, whole_answer=loose)
                 if value is None or value == held.value:
@@ -299,12 +304,27 @@ SHARING = re.compile(r"\b(?:pass(?:ing)? (?:it )?on|hand(?:ing)? (?:it )?over|fo
                      r"|releas(?:e|ing)|provid(?:e|ing)|giv(?:e|ing))\b")
 
 
-def _named_as_it(text: str, frame: ConsentFrame, spec: CatalogSpec) -> str:
+def _action_verbs(spec: CatalogSpec, skill: str) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The verb a skill is both named and described by ("publish" for publish_salary_report, "Publishes
+    the salary report ..."): the words that restate its action. None when name and description differ
+    in their first word ("credit_check" / "Asks the credit bureau"): a guess could turn "ask me later"
+    into a yes."""
+    found = next((s for s in spec.skills if s.name == skill), None)
+    if found is None:
+        return (), frozenset()
+    named = TOKEN.findall(found.name.replace("_", " ").lower())
+    described = TOKEN.findall(found.description.lower())
+    if not named or not described or singular(described[0]) != named[0]:
+        return (), frozenset()
+    return (named[0],), frozenset(named + described)
+
+
+def _named_as_it(text: str, frame: ConsentFrame | ConfirmFrame, spec: CatalogSpec) -> str:
     """The reply with the values and the skill the consent is about said as "it": their names are
     not words of a yes or a no."""
     said = SHARING.sub("share", text.lower())
     names = [p for name in frame.elements for p in _phrases(spec.element(name))]
-    names += [" ".join(TOKEN.findall(n.replace("_", " "))) for n in (frame.skill, frame.target) if n]
+    names += [" ".join(TOKEN.findall(n.replace("_", " "))) for n in (frame.skill, getattr(frame, "target", None)) if n]
     for phrase in sorted(set(names), key=len, reverse=True):
         said = re.sub(rf"\b(?:my |your |the )?{re.escape(phrase)}\b", "it", said)
     return said
@@ -316,7 +336,8 @@ def _named_instead(text: str, element: Element, context: Context) -> tuple[str, 
     said = said_words(text)
     if said & element_words(element) or len(CLAUSE.split(text)) > 1:  # several clauses: `answer_value` splits them
         return None
-    named = [e for e in context.spec.elements if e.name != element.name and e.askable and e.format == element.format
+    kind = kind_of(element.format)
+    named = [e for e in context.spec.elements if e.name != element.name and e.askable and kind_of(e.format) == kind
              and said & element_words(e)]
     if len(named) != 1:
         return None

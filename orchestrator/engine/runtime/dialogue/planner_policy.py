@@ -90,8 +90,7 @@ class PlannerPolicy:
             elements, skill = [target], use.skill if use and use.skill else target
         else:
             use = next((s for s in plan if s.kind == "skill" and s.skill == target), None)
-            sensitive = {e.name for e in self.spec.elements if e.sensitive}
-            elements = [x for x in (use.args if use else ()) if x in sensitive]
+            elements = [x for x in use.args if self.executor.needs_consent(target, use.mode or "", x)] if use else []
             skill = target
         self.executor.ask_consent(state, target, skill or target, elements, use, log)
 

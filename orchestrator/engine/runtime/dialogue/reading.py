@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from ..polarity import IDIOMS_YES
-from ..text import normalise
+from ..polarity import IDIOMS_YES, yes_no
+from ..text import normalise, singular
 
 WH_START = re.compile(r"^(?:and |but |so |btw |by the way |also |ok |okay |wait )?"
                       r"(?:what|why|who|whom|whose|how|which|when|where)\b")
@@ -26,6 +26,9 @@ DOUBT = re.compile(r"\b(?:not sure|unsure|no idea|not certain|i wonder|wait|hold
                    r"|give me a (?:sec|second|moment|minute)|let me think|think about it|not yet|maybe|perhaps"
                    r"|depends|hmm+|dunno|i do not know|not decided|undecided|hesitant|unsure)\b")
 CONDITION = re.compile(r"\b(?:only if|as long as|provided (?:that )?|on condition|unless|if you|but only|only the"
+                       # a time the yes waits for: "yes, send it after the review", "once I have checked"
+                       r"|after (?:the|i|you|we|it|my|your|that)|once (?:i|you|we|it|the|my)|when (?:i|you|we|the|my)"
+                       r"|(?:not )?until"
                        r"|just the|except|but not|not the whole|partially|part of)\b")
 CORRECTION = re.compile(r"\b(?:actually|make it|change (?:it|that|the \w+|my \w+) to|instead|i meant|i mean"
                         r"|correction|sorry,? (?:it is|i said)|not \S+,? (?:but )?(?:it is )?\S*\d|scratch that"
@@ -53,7 +56,10 @@ TOPICS = (
     ("recipient", re.compile(r"\bwho\b|\bwhich (?:company|service|party|bureau|people)\b|\bwhere (?:does|will|is)\b"
                              r"|\bsend (?:it|them|my \w+|the \w+) to\b|\bshare (?:it|them|my \w+|the \w+) with\b"
                              r"|\bgo(?:es)? to\b|\bwill (?:you|it|they) (?:send|share|give|pass)\b|\bsee (?:it|this"
-                             r"|my)\b|\bkept\b|\bstored\b|\bsafe\b|\bprivate\b")),
+                             r"|my)\b"
+                             # how the value is handled once shared: "is this secure?", "is my data protected?"
+                             r"|\b(?:kept|stored|stor(?:e|ing)|safe(?:ly|ty)?|secure(?:ly)?|security|private|privacy"
+                             r"|protect(?:ed|ion)?|encrypt(?:ed|ion)?|confidential(?:ity)?|leak(?:ed|s)?|misuse[ds]?)\b")),
     ("later", re.compile(r"\blater\b|\banother time\b|\btomorrow\b|\bnot now\b|\bafterwards\b")),
     ("purpose", re.compile(r"\bwhy\b|\bwhat (?:for|is (?:it|this|that) for)\b|\bwhat do you need\b"
                            r"|\bwhat does (?:it|this|that) do\b|\bpurpose\b")),
@@ -130,6 +136,29 @@ def names_pronoun(text: str) -> bool:
 # whatever else the words match ("you can send the number" is a yes, not a request to send something).
 PERMISSION = re.compile(r"\b(?:you (?:can|may|are allowed to|have my permission to)|go ahead|feel free"
                         r"|i (?:allow|permit|authori[sz]e|agree to) (?:it|that|you|this))\b")
+
+
+# What may follow the action's verb in a restatement, besides the skill's own words ("publish the salary
+# report on the intranet"): its object as a pronoun (the values are already said as "it"), politeness.
+OBJECT_WORDS = frozenset("it them that this those please now then right away for me us thanks thank you the my your"
+                         " with to data details information info number".split())
+
+
+def restating(text: str, verbs: tuple[str, ...], own: frozenset[str] = frozenset()) -> str | None:
+    """ "ok, publish it" at a prompt to publish: a yes that goes on to name the pending action is the yes
+    it starts with; the action's verb is read as "share", the act every consent prompt asks about.
+    Only after a yes: "publish it" alone or "delete it" are no clearer than before. None when the yes
+    restates more than the action ("ok, publish it tomorrow", "yes, share it with the names removed"):
+    a yes to something else than what is asked is no yes to it."""
+    lowered = text.lower()
+    # the bare verb only, as an instruction: "ok, published" reports, it does not restate
+    match = re.search(rf"\b(?:{'|'.join(re.escape(v) for v in (*verbs, 'share'))})\b", lowered)
+    if match is None or yes_no(lowered[:match.start()]) != "yes":
+        return text
+    rest = {singular(w) for w in normalise(lowered[match.end():]).split()}
+    if not rest <= {singular(w) for w in OBJECT_WORDS | own}:  # "the salaries" names the salary report's
+        return None
+    return f"{lowered[:match.start()]}share{lowered[match.end():]}"
 
 
 def grants_permission(text: str) -> bool:
