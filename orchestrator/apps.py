@@ -15,6 +15,7 @@ class OrchestratorConfig(AppConfig):
         from catalog_app.catalog_files import Section, section_register
         from catalog_app.promotion_gates import gate_register
         from orchestrator.assistants.promotion import simulation_gate
+        from orchestrator.cold_start.services import sandbox_gate
         from orchestrator.conversation_tests.services import (
             conversation_tests_gate,
             tests_checked,
@@ -26,6 +27,7 @@ class OrchestratorConfig(AppConfig):
 
         gate_register("simulation", simulation_gate)
         gate_register("conversation tests", conversation_tests_gate)
+        gate_register("cold-start sandbox", sandbox_gate)  # refinements no admin accepted stay in simulation
         # A catalog's conversation tests travel in its exported file, after the spec.
         section_register("conversation_tests", Section(export=tests_export, check=tests_checked, store=tests_store))
 

@@ -26,6 +26,7 @@ MAY_USE = {
     "learning": {"jobs", "validation", "simulation", "assistants", "chat"},
     "conversation_tests": {"jobs", "simulation", "assistants", "chat"},
     "analytics": {"jobs", "assistants", "chat", "learning"},
+    "cold_start": {"jobs", "simulation", "assistants", "learning"},
 }
 
 
