@@ -27,7 +27,10 @@ def campaign_get(*, workspace: Workspace, pk: int) -> ColdStartCampaign:
 
 
 def campaign_rounds(*, campaign: ColdStartCampaign) -> list[ColdStartRound]:
-    return list(campaign.rounds.select_related("version", "draft", "run").order_by("number"))
+    rounds = list(campaign.rounds.select_related("version", "draft").order_by("number"))
+    for r in rounds:  # what the page prints: a rate to a tenth of a percent
+        r.success_text = f"{r.success_rate:.1%}" if r.success_rate is not None else ""  # type: ignore[attr-defined]
+    return rounds
 
 
 def campaign_busy(*, campaign: ColdStartCampaign) -> bool:
