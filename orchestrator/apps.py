@@ -15,13 +15,13 @@ class OrchestratorConfig(AppConfig):
         from catalog_app.catalog_files import Section, section_register
         from catalog_app.promotion_gates import gate_register
         from orchestrator.assistants.promotion import simulation_gate
-        from orchestrator.cold_start.services import sandbox_gate
         from orchestrator.conversation_tests.services import (
             conversation_tests_gate,
             tests_checked,
             tests_export,
             tests_store,
         )
+        from orchestrator.learning.sandbox import sandbox_gate
 
         from . import checks  # noqa: F401 (registers the deployment checks)
 

@@ -10,10 +10,9 @@ from orchestrator.cold_start.models import (
     CampaignState,
     ColdStartCampaign,
     ColdStartRound,
-    SandboxVersion,
 )
 from orchestrator.conversation_tests.models import ConversationTest, ConversationTestPolicy, ConversationTestRun
-from orchestrator.learning.models import LearningJob, Refinement, RefinementStatus
+from orchestrator.learning.models import LearningJob, Refinement, RefinementStatus, SandboxVersion
 from orchestrator.simulation.models import (
     ScenarioRevision,
     SimulatedConversation,

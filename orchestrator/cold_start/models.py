@@ -32,7 +32,7 @@ class ColdStartCampaign(models.Model):
 
     The scenario is copied in, so every round simulates the same users and the same truths. In
     sandbox mode the drafts it makes carry refinements no admin accepted: they are `SandboxVersion`s,
-    which the promotion gate refuses.
+    which the promotion gate refuses (`learning.sandbox`).
     """
 
     catalog = models.ForeignKey(Catalog, on_delete=models.CASCADE, related_name="cold_start_campaigns")
@@ -87,18 +87,3 @@ class ColdStartRound(Job):
     @property
     def total(self) -> int:
         return self.campaign.conversations
-
-
-class SandboxVersion(models.Model):
-    """A draft a sandbox campaign made with refinements no admin accepted: never promoted (the gate refuses it).
-
-    `changes` are the refinements it applied, [{key, change}], so a copy of it is recognised too.
-    """
-
-    version = models.OneToOneField(CatalogVersion, on_delete=models.CASCADE, related_name="cold_start_sandbox")
-    campaign = models.ForeignKey(ColdStartCampaign, on_delete=models.CASCADE, related_name="sandbox_versions")
-    changes = models.JSONField(default=list)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    def __str__(self) -> str:
-        return f"sandbox {self.version}"

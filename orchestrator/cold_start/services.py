@@ -9,8 +9,8 @@ threshold, stops improving or the last round is run, and otherwise learns from t
   continues on the draft an admin's decisions made (`campaign_continue`);
 - in sandbox mode (an admin's choice) the proposals at or above the confidence are applied to a new
   draft, marked `SandboxVersion`, and the next round simulates it at once. No admin accepted those
-  refinements, so `sandbox_gate` (registered with `catalog_app.promotion_gates`) refuses to promote
-  that draft, or any version that carries one of its changes until an admin accepts it in the queue.
+  refinements, so `learning.sandbox.sandbox_gate` refuses to promote that draft, or any version that
+  carries one of its changes until an admin accepts it in the queue.
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from orchestrator.cold_start.models import (
     CampaignState,
     ColdStartCampaign,
     ColdStartRound,
-    SandboxVersion,
 )
 from orchestrator.engine.catalog.spec import CatalogSpec
 from orchestrator.engine.errors import ConcertoError
@@ -40,7 +39,8 @@ from orchestrator.engine.learning.retarget import scenario_retargeted
 from orchestrator.engine.simulation.scenario import parse_scenario, scenario_to_data
 from orchestrator.jobs.models import JobStatus
 from orchestrator.jobs.runner import Beat, enqueue_on_commit, heartbeat_interval, job_cancel, job_run
-from orchestrator.learning.models import Refinement, RefinementStatus
+from orchestrator.learning.models import Refinement, SandboxVersion
+from orchestrator.learning.sandbox import sandbox_mark, version_latest_reviewed
 from orchestrator.learning.services import refinements_propose
 from orchestrator.modes import AssistantMode
 from orchestrator.simulation.models import SimulationRun, SimulationScenario
@@ -261,8 +261,8 @@ def _sandbox_draft(campaign: ColdStartCampaign, base: CatalogVersion, chosen: li
                   f"{campaign.confidence:.2f} or more, which no admin reviewed ({keys})")[:2000]
     draft.save(update_fields=["note"])
     version_edit(version=draft, change=lambda spec: apply_refinements(spec, changes))
-    SandboxVersion.objects.create(version=draft, campaign=campaign,
-                                  changes=[{"key": r.key, "change": r.change} for r in chosen])
+    sandbox_mark(version=draft, source=f"cold-start campaign {campaign.pk}",
+                 changes=[{"key": r.key, "change": r.change} for r in chosen])
     return draft
 
 
@@ -295,7 +295,7 @@ def campaign_continue(*, campaign: ColdStartCampaign, user: Actor, version: Cata
                             "only a campaign waiting for review continues")
     last = campaign.rounds.order_by("-number").first()
     assert last is not None  # a campaign waits for review only after a round
-    version = version or version_latest(catalog=campaign.catalog)
+    version = version or version_latest_reviewed(catalog=campaign.catalog)
     if version is None or version.catalog_id != campaign.catalog_id or version.number <= last.version.number:
         raise ConcertoError(f"no version newer than {last.version.number} to simulate: accept refinements in the "
                             "review queue first (that makes a new draft)", path="version")
@@ -317,36 +317,3 @@ def campaign_cancel(*, campaign: ColdStartCampaign, user: Actor) -> ColdStartCam
         _campaign_set(campaign, CampaignState.CANCELLED, "cancelled")
     campaign.refresh_from_db()
     return campaign
-
-
-# --- the promotion gate -------------------------------------------------------------------------------
-
-
-def sandbox_gate(version: CatalogVersion, spec: CatalogSpec) -> list[str]:
-    """What `catalog_app.promotion_gates` asks: no refinement an admin did not accept reaches a promoted version.
-
-    A sandbox draft itself is refused; so is any other version that holds a change a sandbox applied
-    (a copy of the draft, or a review draft built on it) until an admin accepted that change in the queue.
-    """
-    own = SandboxVersion.objects.filter(version=version).first()
-    if own is not None:
-        return [f"version {version.number} is a sandbox draft of cold-start campaign {own.campaign_id}: its "
-                "refinements were accepted automatically, in simulation only; an admin accepts them in the review "
-                "queue, which makes a reviewed draft, and promotes that"]
-    accepted = set(Refinement.objects.filter(catalog_id=version.catalog_id, status=RefinementStatus.ACCEPTED)
-                   .values_list("key", flat=True))
-    unreviewed: list[str] = []
-    for sandbox in SandboxVersion.objects.filter(campaign__catalog_id=version.catalog_id):
-        for item in sandbox.changes:
-            if item["key"] in accepted or item["key"] in unreviewed:
-                continue
-            try:
-                held = apply_refinements(spec, [item["change"]]) == spec  # applying it changes nothing: it is there
-            except ConcertoError:
-                held = False
-            if held:
-                unreviewed.append(item["key"])
-    if unreviewed:
-        return [f"version {version.number} holds refinements a sandbox accepted and no admin did "
-                f"({', '.join(unreviewed)}): accept or reject them in the review queue first"]
-    return []

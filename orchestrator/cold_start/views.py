@@ -21,7 +21,6 @@ from django_htmx.http import HTMX_STOP_POLLING
 from catalog_app.access import page_version_context, page_workspace
 from catalog_app.models import Catalog
 from catalog_app.permissions import Action, is_allowed
-from catalog_app.selectors import version_latest
 from catalog_app.views.common import HtmxHttpRequest
 from orchestrator.cold_start.forms import CampaignStartForm
 from orchestrator.cold_start.models import CampaignState, ColdStartCampaign
@@ -30,6 +29,7 @@ from orchestrator.cold_start.services import campaign_cancel, campaign_continue,
 from orchestrator.engine.errors import ConcertoError, UnknownName
 from orchestrator.jobs.runner import QueueUnavailable
 from orchestrator.jobs.views import queue_down
+from orchestrator.learning.sandbox import version_latest_reviewed
 from orchestrator.simulation.selectors import scenario_list
 
 TEMPLATE = "orchestrator/cold_start/index.html"
@@ -92,7 +92,7 @@ def cold_start_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
     rounds = campaign_rounds(campaign=campaign)
     busy = campaign_busy(campaign=campaign)
-    latest = version_latest(catalog=campaign.catalog)
+    latest = version_latest_reviewed(catalog=campaign.catalog)
     last = rounds[-1] if rounds else None
     context = {"campaign": campaign, "rounds": rounds, "busy": busy, "plot": campaign_plot(campaign=campaign,
                                                                                           rounds=rounds),
