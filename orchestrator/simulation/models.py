@@ -50,7 +50,8 @@ class SimulationRun(Job):
                                  related_name="runs")
     scenario_name = models.CharField(max_length=200)
     scenario_data = models.JSONField()
-    differences = models.JSONField(default=list)  # the scenario's truths against the spec: the answer key
+    # The scenario's truths against the spec, the answer key; none for a scenario that has no truths.
+    differences = models.JSONField(default=list, blank=True)
     orchestrator = models.CharField(max_length=16, choices=AssistantMode.choices, default=AssistantMode.PLANNER)
     conversations = models.PositiveIntegerField()
     seed = models.PositiveIntegerField(default=0)
