@@ -55,12 +55,6 @@ class CampaignIn(Schema):
     reference: str = Field(default="", description="a hand-written catalog to compare with (its planner success)")
 
 
-class ContinueIn(Schema):
-    model_config = ConfigDict(extra="forbid")
-
-    version: int | None = Field(default=None, description="the reviewed draft to simulate; the newest by default")
-
-
 class RoundOut(Schema):
     number: int
     version: int
@@ -132,10 +126,11 @@ def cold_start_get(request: HttpRequest, slug: str, campaign_id: int) -> dict[st
              response={202: CampaignOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut, 503: ErrorOut},
              summary="After an admin's review: the next round simulates the draft the decisions made")
 def cold_start_continue(request: HttpRequest, slug: str, campaign_id: int,
-                        payload: ContinueIn | None = None) -> Status[dict[str, Any]]:
+                        version: int | None = None) -> Status[dict[str, Any]]:
+    """`?version=N` names the reviewed draft to simulate; the newest version that is no sandbox draft by default."""
     campaign = _campaign(request, slug, campaign_id)
-    version = api_version(request, slug, payload.version) if payload and payload.version else None
-    campaign = campaign_continue(campaign=campaign, user=request.auth, version=version)  # type: ignore[attr-defined]
+    chosen = api_version(request, slug, version) if version is not None else None
+    campaign = campaign_continue(campaign=campaign, user=request.auth, version=chosen)  # type: ignore[attr-defined]
     return Status(202, _out(campaign))
 
 
