@@ -23,7 +23,7 @@ from django.db import transaction
 from catalog_app.editing import version_edit
 from catalog_app.models import Catalog, CatalogVersion
 from catalog_app.permissions import Action, Actor, check_allowed
-from catalog_app.selectors import catalog_get, version_latest, version_spec
+from catalog_app.selectors import catalog_get, version_latest, version_newest_promoted, version_spec
 from catalog_app.services import version_create_draft
 from orchestrator.assistants.promotion import latest_planner_run, policy_threshold
 from orchestrator.cold_start.models import (
@@ -214,9 +214,11 @@ def _scenario_for(campaign: ColdStartCampaign, spec: CatalogSpec, version: Catal
 
 
 def _reference(campaign: ColdStartCampaign) -> None:
-    """The hand-written catalog's planner success under the scenario of the same name (a finished run is reused)."""
+    """The hand-written catalog's planner success under the scenario of the same name (a finished run of at least
+    as many conversations is reused)."""
     catalog = Catalog.objects.filter(workspace=campaign.catalog.workspace, slug=campaign.reference).first()
-    version = version_latest(catalog=catalog) if catalog else None
+    # The reference as users have it (its newest promoted version), else its latest.
+    version = (version_newest_promoted(catalog=catalog) or version_latest(catalog=catalog)) if catalog else None
     if version is None:
         return
     run = latest_planner_run(version=version)
