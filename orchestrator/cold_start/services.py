@@ -134,7 +134,7 @@ def _round_create(campaign: ColdStartCampaign, number: int, version: CatalogVers
 # --- a round ------------------------------------------------------------------------------------------
 
 
-def round_execute(*, round_id: int, enqueue_next: bool = True) -> ColdStartRound:
+def round_execute(*, round_id: int, enqueue_next: bool = True, queue: str | None = None) -> ColdStartRound:
     """Run one round (a job: claimed once, beating while it simulates and learns); then queue the next one.
 
     Idempotent as every job is: a finished round is left as it is, a live one to its worker.
@@ -185,7 +185,7 @@ def round_execute(*, round_id: int, enqueue_next: bool = True) -> ColdStartRound
     if following and enqueue_next:
         from orchestrator.cold_start.tasks import cold_start_round  # the task module imports this one
 
-        enqueue_on_commit(ColdStartRound.objects.get(pk=following[0]), cold_start_round)
+        enqueue_on_commit(ColdStartRound.objects.get(pk=following[0]), cold_start_round, queue=queue)
     return finished
 
 
