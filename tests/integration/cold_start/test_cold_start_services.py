@@ -117,3 +117,14 @@ def test_only_an_admin_chooses_the_sandbox_and_bad_input_saves_nothing(thin, ana
                                **kwargs})
         assert caught.value.issues[0].path == path
     assert not thin.catalog.cold_start_campaigns.exists()
+
+
+def test_cancelling_stops_the_queued_round_and_the_campaign(thin, analyst):
+    from orchestrator.cold_start.services import campaign_cancel, round_execute
+
+    campaign = campaign_create(catalog=thin.catalog, user=analyst, scenario="realistic", conversations=5,
+                               enqueue=False)
+    campaign = campaign_cancel(campaign=campaign, user=analyst)
+    assert campaign.state == CampaignState.CANCELLED
+    rnd = campaign.rounds.get()
+    assert round_execute(round_id=rnd.pk).status == "cancelled" and rnd.run is None  # a late message does nothing
