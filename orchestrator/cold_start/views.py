@@ -39,7 +39,10 @@ TEMPLATE = "orchestrator/cold_start/index.html"
 @login_required
 def cold_start_index_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     context = page_version_context(request, slug, "cold-start")
-    return render(request, TEMPLATE, _index_context(request, context, None))
+    template = TEMPLATE
+    if request.htmx and not request.htmx.history_restore_request:
+        template += "#page"  # the version picker swaps the page below the header
+    return render(request, template, _index_context(request, context, None))
 
 
 @require_POST

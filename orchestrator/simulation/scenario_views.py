@@ -38,8 +38,8 @@ def scenario_index_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     context = page_version_context(request, slug, "scenarios")
     scenarios = list(scenario_list(catalog=context["catalog"]).prefetch_related("revisions__version"))
     saved = next((s for s in scenarios if s.name == request.GET.get("saved")), None)
-    return render(request, "orchestrator/simulations/scenarios.html", {**context, "scenarios": scenarios,
-                                                                        "saved": saved})
+    return render(request, _page(request, "orchestrator/simulations/scenarios.html"),
+                  {**context, "scenarios": scenarios, "saved": saved})
 
 
 @require_GET
@@ -61,8 +61,8 @@ def scenario_edit_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         note = ("Generated from the catalog: every intent alike, the skills as the spec says. "
                 + (f"Give a few values of {', '.join(needed)}: they cannot be generated from their format."
                    if needed else "Save it to simulate at once."))
-    return render(request, TEMPLATE, {**context, **_form_context(request, context), "note": note,
-                                      "sections": form_sections(spec, data)})
+    return render(request, _page(request, TEMPLATE), {**context, **_form_context(request, context), "note": note,
+                                                      "sections": form_sections(spec, data)})
 
 
 @require_POST
@@ -84,6 +84,11 @@ def scenario_save_view(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     sections = form_sections(spec, post=request.POST, errors=errors)
     return render(request, TEMPLATE, {**context, **_form_context(request, context), "sections": sections,
                                       "form_errors": errors.get("", []), "note": ""}, status=422)
+
+
+def _page(request: HtmxHttpRequest, template: str) -> str:
+    """The version picker swaps the page below the header: the template's `page` fragment answers it."""
+    return f"{template}#page" if request.htmx and not request.htmx.history_restore_request else template
 
 
 def _form_context(request: HtmxHttpRequest, context: dict[str, Any]) -> dict[str, Any]:
