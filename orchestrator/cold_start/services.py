@@ -193,6 +193,9 @@ def _round_run(campaign: ColdStartCampaign, rnd: ColdStartRound) -> SimulationRu
     """The round's simulation, computed in this process (the round's job is the unit a worker holds)."""
     if rnd.run is not None and rnd.run.status == JobStatus.DONE:  # a redelivered round keeps its finished run
         return rnd.run
+    if rnd.run is not None:  # the worker that computed it died: that run is given up, a new one starts
+        SimulationRun.objects.filter(pk=rnd.run_id, status__in=[JobStatus.QUEUED, JobStatus.RUNNING]).update(
+            status=JobStatus.CANCELLED, error=f"its cold-start round {rnd.number} was taken over")
     spec = version_spec(version=rnd.version)
     run = run_create(workspace=campaign.catalog.workspace, version=rnd.version,
                      scenario=_scenario_for(campaign, spec, rnd.version), conversations=campaign.conversations,

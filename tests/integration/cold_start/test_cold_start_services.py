@@ -128,3 +128,29 @@ def test_cancelling_stops_the_queued_round_and_the_campaign(thin, analyst):
     assert campaign.state == CampaignState.CANCELLED
     rnd = campaign.rounds.get()
     assert round_execute(round_id=rnd.pk).status == "cancelled" and rnd.run is None  # a late message does nothing
+
+
+def test_a_round_taken_over_after_its_worker_died_gives_up_the_half_done_run_and_simulates_again(thin, analyst):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from orchestrator.cold_start.models import ColdStartRound
+    from orchestrator.cold_start.services import round_execute
+    from orchestrator.jobs.models import JobStatus
+    from orchestrator.simulation.models import SimulationRun
+    from orchestrator.simulation.services import run_create
+
+    campaign = campaign_create(catalog=thin.catalog, user=analyst, scenario="realistic", conversations=5,
+                               max_rounds=1, enqueue=False)
+    rnd = campaign.rounds.get()
+    half = run_create(workspace=thin.catalog.workspace, version=thin, scenario="realistic", conversations=5,
+                      orchestrator="s3", enqueue=False)
+    stale = timezone.now() - timedelta(hours=1)
+    SimulationRun.objects.filter(pk=half.pk).update(status=JobStatus.RUNNING, started_at=stale, heartbeat_at=stale)
+    ColdStartRound.objects.filter(pk=rnd.pk).update(run=half, status=JobStatus.RUNNING, started_at=stale,
+                                                    heartbeat_at=stale, holder="dead-worker", attempts=1)
+    finished = round_execute(round_id=rnd.pk)
+    assert finished.status == JobStatus.DONE and finished.attempts == 2 and finished.run_id != half.pk
+    assert SimulationRun.objects.get(pk=half.pk).status == JobStatus.CANCELLED
+    assert finished.run.status == JobStatus.DONE and finished.run.conversations == 5
