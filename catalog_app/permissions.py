@@ -49,6 +49,8 @@ class Action(StrEnum):
     ASSISTANT_ROTATE_KEY = "rotate an assistant's key"
     ASSISTANT_ORIGINS = "change where an assistant may be embedded"
     ASSISTANT_UPDATE = "rename an assistant or change its orchestrator"
+    COLD_START_RUN = "start, continue or cancel a cold-start campaign"
+    COLD_START_SANDBOX = "run a cold-start campaign that auto-accepts refinements in a simulation-only sandbox"
 
 
 RANK: Final = {Role.ANALYST: 1, Role.ADMIN: 2}
@@ -76,6 +78,10 @@ MINIMUM_ROLE: Final[dict[Action, Role]] = {
     Action.ASSISTANT_ROTATE_KEY: Role.ADMIN,
     Action.ASSISTANT_ORIGINS: Role.ADMIN,
     Action.ASSISTANT_UPDATE: Role.ADMIN,
+    # Rounds of simulation and learning; its proposals wait in the review queue for an admin.
+    Action.COLD_START_RUN: Role.ANALYST,
+    # Accepting refinements, even into drafts the promotion gate keeps from users, is an admin's choice.
+    Action.COLD_START_SANDBOX: Role.ADMIN,
 }
 
 

@@ -25,6 +25,7 @@ api.add_router("/catalogs", catalog_router)
 api.add_router("/catalogs", "orchestrator.simulation.api.router")  # /catalogs/{slug}/simulations
 api.add_router("/catalogs", "orchestrator.learning.api.router")  # /catalogs/{slug}/refinements
 api.add_router("/catalogs", "orchestrator.conversation_tests.api.router")  # /catalogs/{slug}/conversation-tests
+api.add_router("/catalogs", "orchestrator.cold_start.api.router")  # /catalogs/{slug}/cold-start
 api.add_router("/validation", "orchestrator.validation.api.router")
 api.add_router("", "orchestrator.chat.api.router")  # the chat widget: /assistants/..., /sessions/...
 api.add_router("/assistants", "orchestrator.assistants.api.router")  # publishing (admins)

@@ -21,11 +21,13 @@ class OrchestratorConfig(AppConfig):
             tests_export,
             tests_store,
         )
+        from orchestrator.learning.sandbox import sandbox_gate
 
         from . import checks  # noqa: F401 (registers the deployment checks)
 
         gate_register("simulation", simulation_gate)
         gate_register("conversation tests", conversation_tests_gate)
+        gate_register("cold-start sandbox", sandbox_gate)  # refinements no admin accepted stay in simulation
         # A catalog's conversation tests travel in its exported file, after the spec.
         section_register("conversation_tests", Section(export=tests_export, check=tests_checked, store=tests_store))
 

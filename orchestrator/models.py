@@ -1,13 +1,25 @@
 """The orchestrator app's models, which Django looks for here; each is defined in its feature's package
 (`chat`, `assistants`, `simulation`, `learning`, `validation`,
-`conversation_tests`). Import them from there.
+`conversation_tests`, `cold_start`). Import them from there.
 """
 
 from orchestrator.assistants.models import Assistant, AssistantMode, PromotionPolicy
 from orchestrator.chat.models import ChatSession, Message, MessageRole, ShareAudit, TraceEvent, TraceKind
+from orchestrator.cold_start.models import (
+    CampaignMode,
+    CampaignState,
+    ColdStartCampaign,
+    ColdStartRound,
+)
 from orchestrator.conversation_tests.models import ConversationTest, ConversationTestPolicy, ConversationTestRun
-from orchestrator.learning.models import LearningJob, Refinement, RefinementStatus
-from orchestrator.simulation.models import SimulatedConversation, SimulationRun, SimulationScenario, SimulationStatus
+from orchestrator.learning.models import LearningJob, Refinement, RefinementStatus, SandboxVersion
+from orchestrator.simulation.models import (
+    ScenarioRevision,
+    SimulatedConversation,
+    SimulationRun,
+    SimulationScenario,
+    SimulationStatus,
+)
 from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
 
 __all__ = [
@@ -32,4 +44,10 @@ __all__ = [
     "ConversationTest",
     "ConversationTestRun",
     "ConversationTestPolicy",
+    "ScenarioRevision",
+    "CampaignMode",
+    "CampaignState",
+    "ColdStartCampaign",
+    "ColdStartRound",
+    "SandboxVersion",
 ]

@@ -6,10 +6,12 @@ from orchestrator.analytics import views as analytics
 from orchestrator.assistants import views as assistants
 from orchestrator.chat import inspector_views as inspector
 from orchestrator.chat import studio_views as test_chat
+from orchestrator.cold_start import views as cold_start
 from orchestrator.conversation_tests import views as conversation_tests
 from orchestrator.learning import job_views as learning_jobs
 from orchestrator.learning import views as learning
 from orchestrator.simulation import job_views as simulation_jobs
+from orchestrator.simulation import scenario_views as scenarios
 from orchestrator.simulation import views as simulation
 from orchestrator.validation import job_views
 from orchestrator.validation import views as validation
@@ -87,5 +89,19 @@ analytics_urls = [
          name="analytics_example"),
 ]
 
+scenario_urls = [
+    path("catalogs/<slug:slug>/scenarios/", scenarios.scenario_index_page, name="scenarios"),
+    path("catalogs/<slug:slug>/scenarios/edit/", scenarios.scenario_edit_page, name="scenario_edit"),
+    path("catalogs/<slug:slug>/scenarios/save/", scenarios.scenario_save_view, name="scenario_save"),
+]
+
+cold_start_urls = [
+    path("catalogs/<slug:slug>/cold-start/", cold_start.cold_start_index_page, name="cold_start_index"),
+    path("catalogs/<slug:slug>/cold-start/start/", cold_start.cold_start_start_view, name="cold_start_start"),
+    path("cold-start/<int:pk>/", cold_start.cold_start_page, name="cold_start"),
+    path("cold-start/<int:pk>/continue/", cold_start.cold_start_continue_view, name="cold_start_continue"),
+    path("cold-start/<int:pk>/cancel/", cold_start.cold_start_cancel_view, name="cold_start_cancel"),
+]
+
 urlpatterns = (validation_urls + chat_urls + simulation_urls + learning_urls + assistants_urls
-               + conversation_tests_urls + analytics_urls)
+               + conversation_tests_urls + analytics_urls + scenario_urls + cold_start_urls)

@@ -80,3 +80,19 @@ class LearningJob(Job):
 
     def __str__(self) -> str:
         return f"learning job {self.pk} of {self.catalog.slug} ({self.status})"
+
+
+class SandboxVersion(models.Model):
+    """A draft made with refinements no admin accepted (a cold-start campaign's simulation-only sandbox).
+
+    The promotion gate (`learning.sandbox.sandbox_gate`) refuses it, and any version holding one of its
+    `changes` ([{key, change}]) until an admin accepts that refinement; reviewed drafts are never built on it.
+    """
+
+    version = models.OneToOneField(CatalogVersion, on_delete=models.CASCADE, related_name="sandbox")
+    source = models.CharField(max_length=200)  # who made it: "cold-start campaign 3"
+    changes = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"sandbox {self.version} ({self.source})"

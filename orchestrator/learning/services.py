@@ -39,6 +39,7 @@ from orchestrator.engine.simulation.scenario import parse_scenario
 from orchestrator.jobs.models import JobStatus
 from orchestrator.jobs.runner import Beat, enqueue_on_commit, heartbeat_interval, job_cancel, job_requeue, job_run
 from orchestrator.learning.models import LearningJob, Refinement, RefinementStatus
+from orchestrator.learning.sandbox import version_latest_reviewed
 from orchestrator.simulation.models import SimulationRun, SimulationScenario
 from orchestrator.simulation.services import scenario_save
 
@@ -297,7 +298,7 @@ def refinements_decide(*, catalog: Catalog, user: AbstractBaseUser, accept: Iter
 
 def _draft_with(catalog: Catalog, accepted: list[Refinement], user: AbstractBaseUser
                 ) -> tuple[CatalogVersion, list[Change]]:
-    latest = version_latest(catalog=catalog)
+    latest = version_latest_reviewed(catalog=catalog)  # never on a sandbox draft: it holds unreviewed changes
     if latest is None:
         raise ConcertoError(f"catalog '{catalog.slug}' has no version")
     old = version_spec(version=latest)

@@ -8,6 +8,7 @@
     GET  /catalogs/{slug}/simulations/{id}/conversations/{i}  one conversation: transcript and trace
     GET  /catalogs/{slug}/scenarios                           the scenarios stored for the catalog
     PUT  /catalogs/{slug}/scenarios/{name}                    store (or replace) a scenario under its name
+    GET  /catalogs/{slug}/scenarios-default                   a default scenario generated from the catalog
 
 A bad scenario (unknown element or skill, a rate outside 0..1) is refused with the paths of its
 faults under `scenario`, and nothing is saved. A run started while the job queue cannot be reached
@@ -27,7 +28,9 @@ from pydantic import ConfigDict, Field
 
 from catalog_app.access import api_version, api_workspace
 from catalog_app.api_base import ErrorOut, studio_auth
+from catalog_app.selectors import version_spec
 from orchestrator.engine.errors import ConcertoError, Issue, SpecError, UnknownName
+from orchestrator.engine.simulation.default_scenario import default_scenario, values_needed
 from orchestrator.jobs.api import JobStateOut, job_state, requeue_answer
 from orchestrator.simulation.models import SimulationRun
 from orchestrator.simulation.selectors import conversation_get, run_get, run_list, scenario_list
@@ -158,6 +161,19 @@ def scenarios_put(request: HttpRequest, slug: str, name: str,
     if payload.get("scenario", name) != name:
         raise ConcertoError(f"the body names scenario '{payload.get('scenario')}', the path '{name}'", path="scenario")
     return _scenario_out(scenario_save(catalog=version.catalog, data={**payload, "scenario": name}, version=version))
+
+
+class DefaultScenarioOut(Schema):
+    data: dict[str, Any] = Field(description="every intent alike, values drawn per format, skills as the spec says")
+    values_needed: list[str] = Field(description="askable elements whose values cannot be generated from their "
+                                                 "format: give a few in users.values before storing it")
+
+
+@router.get("/{slug}/scenarios-default", response={200: DefaultScenarioOut, 404: ErrorOut},
+            summary="A default scenario generated from a version of the catalog (latest by default); nothing is stored")
+def scenarios_default(request: HttpRequest, slug: str, version: int | None = None) -> dict[str, Any]:
+    spec = version_spec(version=api_version(request, slug, version))
+    return {"data": default_scenario(spec), "values_needed": values_needed(spec)}
 
 
 def _scenario_out(stored: Any) -> dict[str, Any]:

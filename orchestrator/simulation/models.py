@@ -5,6 +5,7 @@ Writes go through `orchestrator.simulation.services`, reads through `orchestrato
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 from catalog_app.models import Catalog, CatalogVersion, Workspace
@@ -49,7 +50,8 @@ class SimulationRun(Job):
                                  related_name="runs")
     scenario_name = models.CharField(max_length=200)
     scenario_data = models.JSONField()
-    differences = models.JSONField(default=list)  # the scenario's truths against the spec: the answer key
+    # The scenario's truths against the spec, the answer key; none for a scenario that has no truths.
+    differences = models.JSONField(default=list, blank=True)
     orchestrator = models.CharField(max_length=16, choices=AssistantMode.choices, default=AssistantMode.PLANNER)
     conversations = models.PositiveIntegerField()
     seed = models.PositiveIntegerField(default=0)
@@ -101,3 +103,23 @@ class SimulatedConversation(models.Model):
 
     def __str__(self) -> str:
         return f"run {self.run_id} #{self.index}"
+
+
+class ScenarioRevision(models.Model):
+    """One saved state of a scenario, with the catalog version it was checked against: scenarios are
+    versioned with their catalog, and a run's copy of a scenario can be traced to the revision it came from."""
+
+    scenario = models.ForeignKey(SimulationScenario, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField()
+    version = models.ForeignKey(CatalogVersion, null=True, on_delete=models.SET_NULL, related_name="+")
+    data = models.JSONField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("scenario_id", "-number")
+        constraints = (models.UniqueConstraint(fields=["scenario", "number"], name="scenario_revision_unique"),)
+
+    def __str__(self) -> str:
+        return f"{self.scenario} r{self.number}"

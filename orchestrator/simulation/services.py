@@ -30,7 +30,7 @@ from orchestrator.engine.simulation.summary import summarize
 from orchestrator.jobs.models import JobStatus
 from orchestrator.jobs.runner import enqueue_on_commit, job_cancel, job_claim, job_requeue
 from orchestrator.modes import AssistantMode
-from orchestrator.simulation.models import SimulatedConversation, SimulationRun, SimulationScenario
+from orchestrator.simulation.models import ScenarioRevision, SimulatedConversation, SimulationRun, SimulationScenario
 
 logger = logging.getLogger(__name__)
 
@@ -42,8 +42,15 @@ WRITE_EVERY = 10  # conversations stored together: a killed worker loses at most
 
 
 @transaction.atomic
-def scenario_save(*, catalog: Catalog, data: Any, version: CatalogVersion | None = None) -> SimulationScenario:
-    """Store (or replace) a scenario under its name, checked against `version` (the latest by default)."""
+def scenario_save(*, catalog: Catalog, data: Any, version: CatalogVersion | None = None,
+                  user: Actor | None = None) -> SimulationScenario:
+    """Store (or replace) a scenario under its name, checked against `version` (the latest by default).
+
+    Every save adds a revision that names the catalog version it was checked against: scenarios
+    are versioned with their catalog. A scenario with any fault saves nothing (SpecError, each at its path).
+    """
+    if user is not None:
+        check_allowed(user, catalog.workspace, Action.SCENARIO_SAVE)
     version = version or version_latest(catalog=catalog)
     if version is None:
         raise ConcertoError(f"catalog '{catalog.slug}' has no versions")
@@ -57,6 +64,9 @@ def scenario_save(*, catalog: Catalog, data: Any, version: CatalogVersion | None
     except Exception as exc:  # a name that is no slug
         raise SpecError([Issue("scenario", str(exc))]) from None
     stored.save()
+    last = stored.revisions.order_by("-number").values_list("number", flat=True).first() or 0
+    ScenarioRevision.objects.create(scenario=stored, number=last + 1, version=version, data=stored.data,
+                                    created_by=user if getattr(user, "is_authenticated", False) else None)
     return stored
 
 

@@ -24,4 +24,6 @@ def test_every_model_keeps_its_table_after_the_features_got_packages():
     assert tables["ChatSession"] == "orchestrator_chatsession"
     assert tables["TrajectoryAnalysis"] == "orchestrator_trajectoryanalysis"
     assert all(table.startswith("orchestrator_") for table in tables.values())
-    assert len(tables) == 15  # 12 after the regrouping, and conversation tests' test, run and policy
+    # 12 after the regrouping, conversation tests' test, run and policy, and cold start's campaign, round,
+    # sandbox version and scenario revision
+    assert len(tables) == 19

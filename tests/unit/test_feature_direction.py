@@ -3,7 +3,8 @@ then `validation` and `simulation`, `assistants` (publishing and gated promotion
 simulation runs), `chat` (sessions of an assistant), and `learning` on top (it mines simulations,
 live chats and trajectories and feeds promotion); `conversation_tests` beside it replays test-chat
 conversations on the chat runtime and gates promotion; `analytics` over learning (it reads chat's
-stored conversations and queues examples in learning's review queue). `docs/ARCHITECTURE.md` draws
+stored conversations and queues examples in learning's review queue); `cold_start` over learning too (its
+campaigns simulate, learn, and wait for the review or fill a sandbox). `docs/ARCHITECTURE.md` draws
 the same picture.
 """
 
@@ -26,6 +27,7 @@ MAY_USE = {
     "learning": {"jobs", "validation", "simulation", "assistants", "chat"},
     "conversation_tests": {"jobs", "simulation", "assistants", "chat"},
     "analytics": {"jobs", "assistants", "chat", "learning"},
+    "cold_start": {"jobs", "simulation", "assistants", "learning"},
 }
 
 

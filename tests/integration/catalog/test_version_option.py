@@ -7,7 +7,7 @@ import pytest
 from django.core.management import CommandError, call_command, get_commands, load_command_class
 
 VERSIONED = ("export_catalog", "compile_catalog", "plan", "validate_plan", "analyze_trajectories", "simulate",
-             "publish", "promote_planner", "test_conversations")
+             "publish", "promote_planner", "test_conversations", "cold_start")
 
 
 @pytest.mark.parametrize("name", VERSIONED)

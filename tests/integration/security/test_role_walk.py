@@ -44,6 +44,7 @@ from orchestrator.assistants.services import assistant_create
 from orchestrator.assistants.views import ACTIONS as ASSISTANT_ACTIONS
 from orchestrator.chat.services import session_create
 from orchestrator.chat.studio_services import studio_message_post
+from orchestrator.cold_start.models import CampaignState, ColdStartCampaign, ColdStartRound
 from orchestrator.conversation_tests.checks import EXPECTATIONS
 from orchestrator.conversation_tests.services import conversation_test_create
 from orchestrator.jobs.models import JobStatus
@@ -95,6 +96,9 @@ CATALOG_EDITS = [
 ]
 VERSION = "catalogs/<slug:slug>/v<int:number>/"
 
+COLD_START_FORM = {"version": "1", "scenario": "realistic", "conversations": "1", "max_rounds": "1", "seed": "0",
+                   "first_orchestrator": "s3", "mode": "review"}
+
 CASES: dict[tuple[str, str], Case] = {
     **{(VERSION + route, "POST"): Case(Action.CATALOG_EDIT) for route in CATALOG_EDITS},
     ("catalogs/new/", "POST"): Case(Action.CATALOG_CREATE),
@@ -112,6 +116,13 @@ CASES: dict[tuple[str, str], Case] = {
     ("catalogs/<slug:slug>/simulations/start/", "POST"): Case(Action.SIMULATION_RUN),
     ("simulations/<int:pk>/cancel/", "POST"): Case(Action.SIMULATION_RUN, {"pk": "run"}, writes=True),
     ("simulations/<int:pk>/requeue/", "POST"): Case(Action.JOB_REQUEUE, {"pk": "failed_run"}, writes=True),
+    ("catalogs/<slug:slug>/scenarios/save/", "POST"): Case(
+        Action.SCENARIO_SAVE, data={"version": "1", "scenario": "walked"}, writes=True),
+    ("catalogs/<slug:slug>/cold-start/start/", "POST"): Case(Action.COLD_START_RUN, data=COLD_START_FORM, writes=True),
+    ("catalogs/<slug:slug>/cold-start/start/", "POST sandbox"): Case(
+        Action.COLD_START_SANDBOX, data={**COLD_START_FORM, "mode": "sandbox", "confidence": "0.9"}, writes=True),
+    ("cold-start/<int:pk>/continue/", "POST"): Case(Action.COLD_START_RUN, {"pk": "campaign"}, writes=True),
+    ("cold-start/<int:pk>/cancel/", "POST"): Case(Action.COLD_START_RUN, {"pk": "campaign"}, writes=True),
     ("catalogs/<slug:slug>/review/learn/", "POST"): Case(Action.REFINEMENT_LEARN),
     ("catalogs/<slug:slug>/review/jobs/<int:pk>/requeue/", "POST"): Case(
         Action.JOB_REQUEUE, {"pk": "failed_job"}, writes=True),
@@ -159,6 +170,13 @@ CASES: dict[tuple[str, str], Case] = {
         Action.JOB_REQUEUE, {"run_id": "failed_run"}, writes=True),
     ("api/v1/catalogs/<slug>/scenarios/<name>", "PUT"): Case(
         Action.SCENARIO_SAVE, {"name": SCENARIO["scenario"]}, _json(SCENARIO)),
+    ("api/v1/catalogs/<slug>/cold-start", "POST"): Case(
+        Action.COLD_START_RUN, data=_json({"scenario": "realistic", "conversations": 1}), writes=True),
+    ("api/v1/catalogs/<slug>/cold-start", "POST sandbox"): Case(
+        Action.COLD_START_SANDBOX, data=_json({"scenario": "realistic", "conversations": 1, "mode": "sandbox",
+                                               "confidence": 0.9}), writes=True),
+    ("api/v1/catalogs/<slug>/cold-start/<campaign_id>/continue", "POST"): Case(Action.COLD_START_RUN, writes=True),
+    ("api/v1/catalogs/<slug>/cold-start/<campaign_id>/cancel", "POST"): Case(Action.COLD_START_RUN, writes=True),
     ("api/v1/catalogs/<slug>/refinements/learn", "POST"): Case(Action.REFINEMENT_LEARN, data=_json({"run": "run"})),
     ("api/v1/catalogs/<slug>/refinements/jobs", "POST"): Case(Action.REFINEMENT_LEARN, data=_json({"run": "run"})),
     ("api/v1/catalogs/<slug>/refinements/jobs/<job_id>/cancel", "POST"): Case(
@@ -264,12 +282,15 @@ def world(db) -> Iterator[World]:
                                            key="k", subject="credit_check", summary="s", confidence=0.5,
                                            change={"op": "drop_outcome"})
     session, _ = session_create(assistant=Assistant.objects.get(key=DEMO_KEY))
+    campaign = ColdStartCampaign.objects.create(catalog=banking, start_version=v1, scenario_name="realistic",
+                                                scenario_data=SCENARIO, conversations=2, state=CampaignState.REVIEW)
+    ColdStartRound.objects.create(campaign=campaign, number=1, version=v1, orchestrator="s3", status=JobStatus.DONE)
     other = Workspace.objects.create(name="Other", slug="other")
     membership_set(workspace=other, user=user_create(username=OUTSIDER, password="otto-pass-1"), role=Role.ADMIN)
     values = {"number": draft.number, "promoted_pk": v2.pk, "run": run.pk, "stalled": stalled.pk,
               "refinement": refinement.pk, "session_id": session.pk, "failed_run": failed_run.pk,
               "learning_job": learning_job.pk, "failed_job": failed_job.pk, "test_session": str(test_session.pk),
-              "conversation_test": conversation_test.pk}
+              "conversation_test": conversation_test.pk, "campaign": campaign.pk}
     passwords = {"analyst": "analyst", "admin": "admin", OUTSIDER: "otto-pass-1"}
     clients = {"anonymous": (_client(None), {})}
     clients |= {role: (_client(name), _basic(name, passwords[name]))
@@ -297,7 +318,7 @@ def studio_routes() -> list[str]:
 SAMPLES = {"slug": "banking", "key": DEMO_KEY, "name": "email", "skill": "credit_check", "mode": 0, "index": 0,
            "outcome": 0, "kind": "elements", "pk": "run", "run_id": "run", "analysis_id": "stalled",
            "job_id": "learning_job", "test_id": "conversation_test", "session_id": "session_id", "number": "number",
-           "action": "disable", "uidb64": "x", "token": "x"}
+           "action": "disable", "uidb64": "x", "token": "x", "campaign_id": "campaign"}
 
 
 def _url(route: str, kwargs: dict[str, Any], values: dict[str, Any]) -> str:
