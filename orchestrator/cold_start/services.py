@@ -199,7 +199,8 @@ def _round_run(campaign: ColdStartCampaign, rnd: ColdStartRound) -> SimulationRu
     spec = version_spec(version=rnd.version)
     run = run_create(workspace=campaign.catalog.workspace, version=rnd.version,
                      scenario=_scenario_for(campaign, spec, rnd.version), conversations=campaign.conversations,
-                     orchestrator=rnd.orchestrator, seed=campaign.seed, user=campaign.created_by, enqueue=False)
+                     orchestrator=rnd.orchestrator, seed=campaign.seed, user=campaign.created_by, enqueue=False,
+                     explore=True)  # a campaign learns by experimentation: it is simulation only
     ColdStartRound.objects.filter(pk=rnd.pk).update(run=run)
     run = run_execute(run_id=run.pk)
     if run.status != JobStatus.DONE:

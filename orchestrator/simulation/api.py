@@ -48,6 +48,8 @@ class SimulationIn(Schema):
     conversations: int = Field(ge=1, le=20_000)
     seed: int = Field(default=0, ge=0, lt=2**31)
     chunk_size: int = Field(default=25, ge=1, le=1000)
+    explore: bool = Field(default=False, description="experiment: after a conversation, try again the skills that "
+                                                     "refused a call with more known values (simulation only)")
 
 
 class SimulationOut(JobStateOut):
@@ -90,7 +92,7 @@ def simulations_create(request: HttpRequest, slug: str, payload: SimulationIn) -
     try:
         run = run_create(workspace=api_workspace(request), version=version, scenario=payload.scenario,
                          conversations=payload.conversations, orchestrator=payload.orchestrator, seed=payload.seed,
-                         chunk_size=payload.chunk_size, user=request.auth)
+                         chunk_size=payload.chunk_size, user=request.auth, explore=payload.explore)
     except SpecError as exc:  # the scenario's own faults, at their paths inside it
         raise SpecError([Issue(f"scenario.{i.path}" if i.path else "scenario", i.message) for i in exc.issues]) from exc
     return Status(202, _run_out(run))

@@ -17,6 +17,10 @@ class SimulationStartForm(forms.Form):
     conversations = forms.IntegerField(min_value=1, max_value=MAX_CONVERSATIONS, initial=200)
     seed = forms.IntegerField(min_value=0, max_value=2**31 - 1, initial=0,
                               help_text="the same seed replays the same conversations")
+    explore = forms.BooleanField(required=False, label="Experiment",
+                                 help_text="after each conversation, try again the skills that refused a call, "
+                                           "with more of the known values, so learning sees what they need "
+                                           "(simulation only)")
 
     def __init__(self, *args: Any, scenarios: list[str], **kwargs: Any):
         super().__init__(*args, **kwargs)

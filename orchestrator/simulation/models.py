@@ -56,6 +56,9 @@ class SimulationRun(Job):
     conversations = models.PositiveIntegerField()
     seed = models.PositiveIntegerField(default=0)
     chunk_size = models.PositiveIntegerField(default=25)
+    # Learning by experimentation: after a conversation, the simulated assistant may probe the skills it saw
+    # rejected (simulation only, never real users; the summary says so). Cold-start campaigns turn it on.
+    explore = models.BooleanField(default=False)
     summary = models.JSONField(null=True, blank=True)
 
     heavy_fields = ("scenario_data",)

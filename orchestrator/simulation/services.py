@@ -76,7 +76,7 @@ def scenario_save(*, catalog: Catalog, data: Any, version: CatalogVersion | None
 @transaction.atomic
 def run_create(*, workspace: Workspace, version: CatalogVersion, scenario: Any, conversations: int,
                orchestrator: str = AssistantMode.PLANNER, seed: int = 0, user: AbstractBaseUser | None = None,
-               chunk_size: int = 25, enqueue: bool = True) -> SimulationRun:
+               chunk_size: int = 25, enqueue: bool = True, explore: bool = False) -> SimulationRun:
     """Record a run; `scenario` is a stored one (by object or name) or scenario data read from a file.
 
     Everything is checked before anything is saved. With `enqueue`, once the row is committed a
@@ -97,7 +97,7 @@ def run_create(*, workspace: Workspace, version: CatalogVersion, scenario: Any, 
     run = SimulationRun(
         workspace=workspace, version=version, scenario=stored, scenario_name=checked.scenario,
         scenario_data=scenario_to_data(checked), differences=differences(checked, spec), orchestrator=orchestrator,
-        conversations=conversations, seed=seed, chunk_size=chunk_size, created_by=user,
+        conversations=conversations, seed=seed, chunk_size=chunk_size, explore=explore, created_by=user,
     )
     run.full_clean(exclude=["workspace", "version", "scenario", "created_by"])
     run.save()
@@ -159,9 +159,7 @@ def run_chunk(*, run_id: int, start: int, stop: int) -> int:
         batch: list[Conversation] = []
         for index in missing:
             batch.append(simulate_conversation(spec, planner, scenario, orchestrator=run.orchestrator,  # type: ignore[arg-type]
-                                               seed=run.seed, index=index,
-                                               # probes, for simulation only: a run model may opt in (cold start)
-                                               explore=bool(getattr(run, "explore", False))))
+                                               seed=run.seed, index=index, explore=run.explore))
             if len(batch) >= WRITE_EVERY or index == missing[-1]:
                 added += _store(run, batch)
                 batch = []

@@ -62,7 +62,7 @@ def simulation_start_view(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         try:
             run = run_create(workspace=page_workspace(request), version=context["version"], scenario=data["scenario"],
                              conversations=data["conversations"], orchestrator=data["orchestrator"],
-                             seed=data["seed"], user=request.user)
+                             seed=data["seed"], user=request.user, explore=data["explore"])
         except ConcertoError as exc:
             for issue in exc.issues:
                 form.add_error(None, str(issue))

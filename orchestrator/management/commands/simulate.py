@@ -38,6 +38,8 @@ class Command(VersionedCommand):
         parser.add_argument("--conversations", type=int, required=True)
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--chunk-size", type=int, default=25)
+        parser.add_argument("--explore", action="store_true", help="experiment: after a conversation, try again "
+                            "the skills that refused a call, with more of the known values (simulation only)")
         parser.add_argument("--queue", action="store_true", help="hand the chunks to the Celery workers and wait")
         parser.add_argument("--celery-queue", default=None, help="with --queue: the Celery queue its workers serve "
                                                                     "(default: Celery's default queue)")
@@ -47,13 +49,14 @@ class Command(VersionedCommand):
 
     def handle(self, *args: Any, slug: str, number: int | None, scenario: str | None, orchestrator: str,
                conversations: int, seed: int, chunk_size: int, queue: bool, celery_queue: str | None,
-               timeout: float, as_json: bool, workspace: str, **options: Any) -> None:
+               timeout: float, as_json: bool, workspace: str, explore: bool = False, **options: Any) -> None:
         try:
             version = resolve_version(slug=slug, number=number, workspace=workspace)
             with user_errors(slug):
                 run = run_create(workspace=version.catalog.workspace, version=version,
                                  scenario=_scenario(version.catalog_id, scenario), conversations=conversations,
-                                 orchestrator=orchestrator, seed=seed, chunk_size=chunk_size, enqueue=False)
+                                 orchestrator=orchestrator, seed=seed, chunk_size=chunk_size, enqueue=False,
+                                 explore=explore)
         except CommandError as exc:
             raise CommandError(str(exc), returncode=BAD_INPUT) from None
         started = time.perf_counter()

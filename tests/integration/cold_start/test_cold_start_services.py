@@ -154,3 +154,16 @@ def test_a_round_taken_over_after_its_worker_died_gives_up_the_half_done_run_and
     assert finished.status == JobStatus.DONE and finished.attempts == 2 and finished.run_id != half.pk
     assert SimulationRun.objects.get(pk=half.pk).status == JobStatus.CANCELLED
     assert finished.run.status == JobStatus.DONE and finished.run.conversations == 5
+
+
+def test_a_campaigns_runs_experiment_and_a_plain_run_does_not(thin, admin):
+    from orchestrator.simulation.services import run_create, run_execute
+
+    campaign = sandbox(thin, admin, max_rounds=1)
+    run = campaign.rounds.get(number=1).run
+    assert run.explore and run.summary["experimentation"]["used"]
+    assert run.summary["experimentation"]["probe_calls"] > 0  # banking-thin's loan and card skills refuse calls
+    plain = run_execute(run_id=run_create(workspace=thin.catalog.workspace, version=thin, scenario="realistic",
+                                          conversations=20, orchestrator=AssistantMode.S3, seed=11,
+                                          enqueue=False).pk)
+    assert not plain.explore and plain.summary["experimentation"] == {"used": False}
