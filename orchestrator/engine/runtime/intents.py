@@ -186,7 +186,10 @@ class IntentMatcher:
                                   reason=f"nothing close: the closest phrase scores {fit:.2f}, below the refuse "
                                          f"threshold {c.floor:.2f}")
         best = ranked[0]
-        runner_up = ranked[1] if len(ranked) > 1 and _fit(ranked[1]) >= c.floor else None
+        # The rival is the other intent with the highest score, wherever the ranking put it (a readout may
+        # rank an intent first over one that scores higher: the lead is then negative, and the user asked).
+        rival = max(ranked[1:], key=lambda g: g.score, default=None)
+        runner_up = rival if rival is not None and _fit(rival) >= c.floor else None
         if runner_up is not None and best.score - runner_up.score < c.margin * best.score:
             return IntentDecision("ambiguous", score=best.score, alternatives=(best.intent, runner_up.intent),
                                   ranked=ranked,
