@@ -24,9 +24,7 @@ def test_every_catalog_gets_thresholds_fitted_on_its_own_phrases(request, name):
     matcher = IntentMatcher(request.getfixturevalue(name), SemanticClassifier())
     c = matcher.calibration
     assert c.basis.startswith("fitted on ")
-    assert 0.15 <= c.floor <= 0.6 and 0.2 <= c.sure <= 0.85
-    # The start threshold (on the pooled score) may sit below the refuse threshold (on the closest phrase):
-    # a start needs both, so nothing starts below the refusal line (test_nothing_starts_below_...).
+    assert 0.15 <= c.floor <= c.sure <= 0.85  # never start below the refusal line
     assert 0.0 <= c.margin <= 0.32
 
 
@@ -62,12 +60,10 @@ def test_a_clear_request_says_why_it_starts(banking):
 
 
 def test_nothing_starts_below_the_refuse_threshold(banking):
-    """A start needs the intent's closest phrase at or above the refuse threshold, whatever the start
-    threshold on its pooled score."""
+    """A pooled score is never above its closest phrase, and start >= refuse: so whatever starts passed
+    the refusal line."""
     matcher = IntentMatcher(banking)
-    assert matcher.calibration.sure < matcher.calibration.floor  # the case where it matters
-    for text in [*out_of_scope_phrases()[:80], "I'd like to apply for a loan", "my card has not come",
-                 "could I get a personal lone", "I fancy a shiny amex", "open a visa in my name"]:
+    for text in [*out_of_scope_phrases()[:80], "I'd like to apply for a loan", "my card has not come"]:
         decision = matcher.decide(text)
         if decision.kind == "intent":
             assert decision.ranked[0].best >= matcher.calibration.floor
