@@ -46,7 +46,7 @@ FILLER = frozenset(
 READOUT_MIN_EXAMPLES = 5
 READOUT_SCALE = 20.0  # cosine-scale vectors stretched so that a linear readout can be confident
 READOUT_L2 = 1e-4
-READOUT_STEPS = 100  # Nesterov steps: 0.4 s of CPU on Banking77's 770 examples, 84% of the way to converged
+READOUT_STEPS = 100  # Nesterov steps: 0.4 s of CPU for Banking77 at 10 examples; 400 gained 0.1 point on its validation
 RANK_TEMPERATURE = 0.05  # the pooled score's weight against the readout's log-probability, in ranking
 
 
