@@ -15,6 +15,7 @@ from orchestrator.engine.catalog.spec import CatalogSpec
 from orchestrator.engine.runtime.intents import IntentMatcher
 
 MAX_PHRASE = 500
+WAIT = 2.0  # seconds the tester waits for a large catalog's thresholds before answering with others
 
 
 def intent_trial(*, spec: CatalogSpec, phrase: str) -> dict[str, Any]:
@@ -23,14 +24,17 @@ def intent_trial(*, spec: CatalogSpec, phrase: str) -> dict[str, Any]:
     phrase = phrase.strip()[:MAX_PHRASE]
     if not phrase or not spec.intents:
         return {"phrase": phrase, "decision": None, "rows": []}
-    matcher = IntentMatcher(spec)  # fitted once per catalog content, shared with the chat
+    # Fitted once per catalog content, shared with the chat; the thresholds of a large catalog just edited
+    # are fitted aside, and the answer says which ones it used meanwhile.
+    matcher = IntentMatcher(spec, wait=WAIT)
     decision = matcher.decide(phrase)
     described = {i.name: i.description for i in spec.intents}
     closest = matcher.closest(phrase)
     rows = [{"intent": g.intent, "description": described.get(g.intent, ""), "score": round(g.score, 2),
              "percent": round(g.score * 100), "closest": _source(closest.get(g.intent))}
             for g in decision.ranked]
-    return {"phrase": phrase, "decision": decision, "rows": rows, "calibration": matcher.calibration}
+    return {"phrase": phrase, "decision": decision, "rows": rows, "calibration": matcher.calibration,
+            "provisional": matcher.provisional}
 
 
 def _source(closest: tuple[str, float, bool] | None) -> tuple[str, str] | None:

@@ -378,33 +378,44 @@ def _extensions(spec: CatalogSpec, conversations: Sequence[Conversation], t: Thr
     return found
 
 
+HOW = {"unheard": "not understood, then the user asked for {intent}",
+       "picked": "asked about (\"did you mean ...?\"), the user picked {intent}",
+       "declined": "asked about, the user turned the offer down, then asked for {intent}"}
+
+
 def _examples(spec: CatalogSpec, conversations: Sequence[Conversation], t: Thresholds) -> list[Refinement]:
-    heard: dict[tuple[str, str], list[str]] = defaultdict(list)
+    """Requests recognition missed or was unsure of, as examples of the intent the user then chose.
+
+    Precision first: a phrase labelled with two different intents (across all conversations, or "both"
+    picked) is never proposed, nor one that was ever an answer to a question, an offer or a consent
+    ("no", "the second"), nor one that already is an example of any intent.
+    """
+    heard: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)  # (intent, text) -> (ident, how)
+    meant: dict[str, set[str]] = defaultdict(set)
+    replies = {text for c in conversations for text in c.replies}
     for c in conversations:
         for opening in c.openings:
             text = " ".join(opening.text.split())
             if text and MASK not in text and len(text) <= 200:
-                heard[(opening.intent, text)].append(c.ident)
-    # A text heard before two intents says nothing about either (a reply, a greeting): never an example,
-    # and neither is one without a content word, nor one already an example of another intent.
-    intents_of: dict[str, set[str]] = defaultdict(set)
-    for name, text in heard:
-        intents_of[text.lower()].add(name)
-    elsewhere = {" ".join(e.lower().split()): i.name for i in spec.intents for e in i.examples}
+                heard[(opening.intent, text)].append((c.ident, opening.how))
+                meant[text.lower()].add(opening.intent)
+    # Never an example: a reply to a prompt, a text heard before two intents, one without a content word,
+    # or one already an example of any intent.
+    known = {" ".join(e.lower().split()) for intent in spec.intents for e in intent.examples}
     found = []
     for intent in spec.intents:
-        known = {" ".join(e.lower().split()) for e in intent.examples}
-        fresh = sorted(((text, ids) for (name, text), ids in heard.items()
-                        if name == intent.name and text.lower() not in known and len(intents_of[text.lower()]) == 1
-                        and elsewhere.get(text.lower(), intent.name) == intent.name and _has_content(text)),
-                       key=lambda p: (-len(p[1]), p[0]))
-        for text, ids in fresh[:t.examples_per_intent]:
+        fresh = sorted(((text, seen) for (name, text), seen in heard.items()
+                        if name == intent.name and text.lower() not in known and text.lower() not in replies
+                        and len(meant[text.lower()]) == 1 and _has_content(text)), key=lambda p: (-len(p[1]), p[0]))
+        for text, seen in fresh[:t.examples_per_intent]:
+            ids = list(dict.fromkeys(ident for ident, _ in seen))
+            hows = Counter(how for _, how in seen)
+            said = "; ".join(HOW[how].format(intent=intent.name) + f" ({n}×)" for how, n in sorted(hows.items()))
             found.append(Refinement(
                 kind=Kind.INTENT_EXAMPLE, key=f"intent_example {intent.name} {text}",
                 change={"op": Op.ADD_EXAMPLE.value, "intent": intent.name, "value": text},
-                summary=f"'{text}' was not understood, and the user's next request was {intent.name} "
-                        f"({len(ids)} conversations)",
-                evidence={"seen": len(ids), "conversations": ids[:EXAMPLES]},
+                summary=f"'{text}': {said}, in {len(ids)} conversations",
+                evidence={"seen": len(ids), **{how: n for how, n in hows.items()}, "conversations": ids[:EXAMPLES]},
                 confidence=round(1 - 0.5 ** len(ids), 3)))
     return found
 

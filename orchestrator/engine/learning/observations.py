@@ -36,11 +36,17 @@ class CallSeen:
 
 @dataclass(frozen=True)
 class Opening:
-    """A user message that did not start a goal, and the goal the user's next request started."""
+    """A request the recognition missed or was unsure of, labelled by what the user did next.
+
+    `how`: "unheard" (not understood; the user's next request started `intent`), "picked" (the
+    user picked `intent` from "did you mean ...?"; "both" gives two openings), "declined" (the user
+    turned the offer down and the next request started `intent`).
+    """
 
     conversation: str
     text: str
     intent: str
+    how: str = "unheard"
 
 
 @dataclass
@@ -51,6 +57,7 @@ class Conversation:
     completed: list[str] = field(default_factory=list)  # intents reached, in order
     started: list[str] = field(default_factory=list)  # intents whose goal the assistant took up, in order
     openings: list[Opening] = field(default_factory=list)
+    replies: set[str] = field(default_factory=set)  # user messages that answered a question, offer or consent
     broadcasts: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # S3: utterance, skills selected
     intent: str | None = None  # the intent the user came with, when known (simulations)
 
@@ -65,7 +72,7 @@ def from_trace(ident: str, trace: Sequence[Mapping[str, Any]], transcript: Seque
             seen.calls.append(_call(ident, data))
     seen.asked = _slots(trace, transcript, state)
     seen.completed = [frame.get("intent") for frame in (state or {}).get("completed", []) if frame.get("intent")]
-    seen.openings = _openings(ident, transcript)
+    seen.openings, seen.replies = _openings(ident, transcript)
     seen.started = list(dict.fromkeys(m["data"]["goal"] for m in transcript if m.get("role") == "assistant"
                                       and isinstance((m.get("data") or {}).get("goal"), str)))
     seen.broadcasts = _broadcasts(transcript)
@@ -131,43 +138,83 @@ def _slots(trace: Sequence[Mapping[str, Any]], transcript: Sequence[Mapping[str,
     return asked
 
 
-def _openings(ident: str, transcript: Sequence[Mapping[str, Any]]) -> list[Opening]:
-    """User messages the assistant did not understand, then one that started a goal: the same request, reworded.
+def _openings(ident: str, transcript: Sequence[Mapping[str, Any]]) -> tuple[list[Opening], set[str]]:
+    """Requests not understood or asked about ("did you mean A or B?"), labelled by what the user did
+    next, and the user messages that answered a question, an offer or a consent.
 
-    A reply to a prompt (a question, an offer, a consent or a read-back: "yes please", "sure, why
-    not") and a control act on its own ("yes", "stop") are never a request: its meaning comes from
-    the prompt it answers, and the goal that follows it is a coincidence.
+    Only a request said with nothing asked is labelled: "no" to "did you mean", or "the second", is an
+    answer, never a way of asking for the intent started next. The answers are returned so that the
+    learner can refuse such a phrase wherever it was seen.
     """
     found: list[Opening] = []
-    unheard: list[str] = []
-    last_user: str | None = None
-    prompted = False  # the assistant's last message waited for an answer
-    answered = False  # the last user message answered a prompt
+    replies: set[str] = set()
+    unheard: list[str] = []  # requests not understood, waiting for the request that starts something
+    offer: tuple[str, tuple[str, ...]] | None = None  # a request asked about, and the intents offered
+    declined: str | None = None  # a request whose offer the user has just turned down
+    asking = False  # the assistant's last message asked something
+    for user, answers in _turns(transcript):
+        if user is None:
+            asking = _asks(answers, asking)
+            continue
+        if asking or control_act(user) is not None:  # "yes please", "sure, why not": an answer, never a request
+            replies.add(" ".join(user.lower().split()))
+        started = [m["data"]["goal"] for m in answers if _starts(m)]
+        again = next((_choices(m) for m in answers if _choices(m)), ())
+        if offer is not None and again and not started:  # an unclear answer: the choice is asked again
+            offer = (offer[0], again)
+            asking = _asks(answers, asking)
+            continue
+        if offer is not None:  # this message answers "did you mean ...?"
+            picked = [goal for goal in started if goal in offer[1]]
+            found.extend(Opening(conversation=ident, text=offer[0], intent=goal, how="picked") for goal in picked)
+            if not picked and started:  # "no, I need a loan"
+                found.append(Opening(conversation=ident, text=offer[0], intent=started[0], how="declined"))
+            declined = offer[0] if not started else None  # the next request may say what it meant
+            offer = None
+            asking = _asks(answers, asking)
+            continue
+        if started:
+            if declined is not None:
+                found.append(Opening(conversation=ident, text=declined, intent=started[0], how="declined"))
+            found.extend(Opening(conversation=ident, text=text, intent=started[0]) for text in unheard)
+            unheard = []
+        elif not asking:
+            if again:
+                offer, unheard = (user, again), []
+            elif any(m.get("text", "").startswith("Sorry, I did not understand") for m in answers):
+                unheard.append(user)
+        declined = None  # only the request right after turning an offer down says what was meant
+        asking = _asks(answers, asking)
+    return found, replies
+
+
+def _turns(transcript: Sequence[Mapping[str, Any]]) -> list[tuple[str | None, list[Mapping[str, Any]]]]:
+    """The user's messages, each with the assistant's messages that answered it (None: the greeting)."""
+    turns: list[tuple[str | None, list[Mapping[str, Any]]]] = [(None, [])]
     for message in transcript:
         if message.get("role") == "user":
-            last_user = message.get("text", "")
-            answered = prompted or control_act(last_user) is not None
-            continue
-        data = message.get("data") or {}
-        prompted = _prompts(message)
-        if last_user is None:
-            continue
-        if message.get("text", "").startswith("Sorry, I did not understand"):
-            if not answered:
-                unheard.append(last_user)
-            last_user = None
-        elif data.get("goal"):
-            found.extend(Opening(conversation=ident, text=text, intent=data["goal"]) for text in unheard)
-            unheard, last_user = [], None
-    return found
+            turns.append((message.get("text", ""), []))
+        else:
+            turns[-1][1].append(message)
+    return turns
 
 
-def _prompts(message: Mapping[str, Any]) -> bool:
-    """An assistant message that waits for an answer: a question (with or without an element), a consent
-    prompt, a read-back, or any text that ends by asking."""
+def _starts(message: Mapping[str, Any]) -> bool:
+    # "Sure, let's apply for a loan.": the reply that starts an intent (a result or an offer also names one)
     data = message.get("data") or {}
-    return (message.get("kind") in ("question", "consent") or "readback" in data
-            or message.get("text", "").rstrip().endswith("?"))
+    return bool(data.get("goal")) and message.get("kind") == "text" and message.get("text", "").startswith("Sure")
+
+
+def _choices(message: Mapping[str, Any]) -> tuple[str, ...]:
+    data = message.get("data") or {}
+    if message.get("kind") != "question":
+        return ()
+    return tuple((data.get("data") or {}).get("choices") or data.get("choices") or ())
+
+
+def _asks(answers: list[Mapping[str, Any]], before: bool) -> bool:
+    """Whether the turn left a question, offer or consent for the user to answer."""
+    return answers[-1].get("kind") in ("question", "consent") if answers else before  # offers and read-backs too
 
 
 def _broadcasts(transcript: Sequence[Mapping[str, Any]]) -> list[tuple[str, tuple[str, ...]]]:

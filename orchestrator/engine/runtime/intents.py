@@ -13,6 +13,7 @@ import logging
 import re
 import threading
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Literal
 
@@ -93,6 +94,10 @@ def warm_up() -> float:
 _fitted: dict[tuple, tuple[IntentClassifier, Calibration]] = {}
 _fitted_lock = threading.Lock()
 MAX_FITTED = 64
+# Thresholds being fitted for the studio's tester, which answers meanwhile (`IntentMatcher(..., wait=)`),
+# and the thresholds last fitted for each catalog (by name), which it shows until the new ones are ready.
+_fitting: dict[tuple, tuple[IntentClassifier, Future]] = {}
+_last: dict[str, Calibration] = {}
 
 
 def calibrate(classifier: IntentClassifier) -> Calibration:
@@ -104,11 +109,16 @@ def calibrate(classifier: IntentClassifier) -> Calibration:
 
 
 class IntentMatcher:
-    def __init__(self, spec: CatalogSpec, classifier: IntentClassifier | None = None):
+    """`wait`: at most this many seconds for the catalog's thresholds when they are not fitted yet (a
+    large catalog takes about a second); meanwhile the matcher decides with the thresholds last fitted
+    for a catalog of this name, else the fixed ones, and `provisional` says so. None (the chat): wait."""
+
+    def __init__(self, spec: CatalogSpec, classifier: IntentClassifier | None = None, wait: float | None = None):
         from .semantic import intent_context
 
         self._fit({i.name: tuple(i.examples) for i in spec.intents},
-                  {name: tuple(phrases) for name, phrases in intent_context(spec).items()}, classifier)
+                  {name: tuple(phrases) for name, phrases in intent_context(spec).items()}, classifier,
+                  name=spec.catalog, wait=wait)
 
     @classmethod
     def from_phrases(cls, examples: Mapping[str, Sequence[str]], context: Mapping[str, Sequence[str]] | None = None,
@@ -121,24 +131,40 @@ class IntentMatcher:
         return matcher
 
     def _fit(self, examples: dict[str, tuple[str, ...]], context: dict[str, tuple[str, ...]],
-             classifier: IntentClassifier | None) -> None:
-        if classifier is None:
-            key = (tuple(examples.items()), tuple(context.items()))
-            with _fitted_lock:
-                found = _fitted.get(key)
-                if found is None:
-                    classifier = default_classifier()
-                    classifier.fit(examples, context=context)
-                    found = (classifier, calibrate(classifier))
-                    if len(_fitted) >= MAX_FITTED:
-                        _fitted.pop(next(iter(_fitted)))
-                    _fitted[key] = found
-            classifier, calibration = found
-        else:
+             classifier: IntentClassifier | None, name: str = "", wait: float | None = None) -> None:
+        self.provisional = ""  # why the thresholds are not (yet) this catalog's own, when they are not
+        if classifier is not None:
             classifier.fit(examples, context=context)
-            calibration = calibrate(classifier)
+            self.classifier, self.calibration = classifier, calibrate(classifier)
+            return
+        key = (tuple(examples.items()), tuple(context.items()))
+        mine = False
+        with _fitted_lock:
+            found = _fitted.get(key)
+            job = _fitting.get(key) if found is None else None
+            if found is None and job is None:
+                classifier = default_classifier()
+                classifier.fit(examples, context=context)
+                job, mine = (classifier, Future()), True
+                _fitting[key] = job
+        if mine and wait is None:  # the chat: fitted here, as before
+            _calibrate(key, name, *job)
+        elif mine:  # the tester: fitted aside, so that it can answer meanwhile
+            threading.Thread(target=_calibrate, args=(key, name, *job), daemon=True, name="concerto-calibrate").start()
+        if found is not None:
+            self.classifier, self.calibration = found
+            return
+        classifier, future = job
         self.classifier = classifier
-        self.calibration = calibration
+        try:
+            self.calibration = future.result(timeout=wait)
+        except TimeoutError:
+            previous = _last.get(name)
+            self.calibration = previous or CALIBRATION.get(type(classifier).__name__, DEFAULT_CALIBRATION)
+            self.provisional = (f"this catalog's thresholds are being fitted on its "
+                                f"{len(getattr(classifier, 'phrases', ())) or 'new'} phrases; until they are, "
+                                + ("the thresholds last fitted for it are used" if previous else
+                                   "the fixed default thresholds are used"))
 
     def rank(self, text: str) -> list[IntentGuess]:
         return self.classifier.rank(request_text(text))
@@ -160,7 +186,10 @@ class IntentMatcher:
                                   reason=f"nothing close: the closest phrase scores {fit:.2f}, below the refuse "
                                          f"threshold {c.floor:.2f}")
         best = ranked[0]
-        runner_up = ranked[1] if len(ranked) > 1 and _fit(ranked[1]) >= c.floor else None
+        # The rival is the other intent with the highest score, wherever the ranking put it (a readout may
+        # rank an intent first over one that scores higher: the lead is then negative, and the user asked).
+        rival = max(ranked[1:], key=lambda g: g.score, default=None)
+        runner_up = rival if rival is not None and _fit(rival) >= c.floor else None
         if runner_up is not None and best.score - runner_up.score < c.margin * best.score:
             return IntentDecision("ambiguous", score=best.score, alternatives=(best.intent, runner_up.intent),
                                   ranked=ranked,
@@ -175,6 +204,25 @@ class IntentMatcher:
         ahead = f", {_lead(best, runner_up):.0%} ahead of {runner_up.intent}" if runner_up is not None else ""
         return IntentDecision("intent", intent=best.intent, score=best.score, ranked=ranked,
                               reason=f"clear: {best.score:.2f}, at or above the start threshold {c.sure:.2f}{ahead}")
+
+
+def _calibrate(key: tuple, name: str, classifier: IntentClassifier, future: Future) -> None:
+    """Fit `classifier`'s thresholds into `future`, then keep both among the fitted ones."""
+    try:
+        calibration = calibrate(classifier)
+    except BaseException as error:  # the waiting caller raises it; the next one tries again
+        with _fitted_lock:
+            _fitting.pop(key, None)
+        future.set_exception(error)
+        return
+    with _fitted_lock:
+        if len(_fitted) >= MAX_FITTED:
+            _fitted.pop(next(iter(_fitted)))
+        _fitted[key] = (classifier, calibration)
+        _fitting.pop(key, None)
+        if name:
+            _last[name] = calibration
+    future.set_result(calibration)
 
 
 def _lead(best: IntentGuess, runner_up: IntentGuess) -> float:

@@ -41,6 +41,15 @@ FILLER = frozenset(
 )
 
 
+# The readout (below) is fitted only on a catalog with at least this many examples per intent on average:
+# with fewer, a classifier learns the examples' accidents rather than the intents.
+READOUT_MIN_EXAMPLES = 5
+READOUT_SCALE = 20.0  # cosine-scale vectors stretched so that a linear readout can be confident
+READOUT_L2 = 1e-4
+READOUT_STEPS = 100  # Nesterov steps: 0.4 s of CPU for Banking77 at 10 examples; 400 gained 0.1 point on its validation
+RANK_TEMPERATURE = 0.05  # the pooled score's weight against the readout's log-probability, in ranking
+
+
 class Embedder(Protocol):
     def __call__(self, texts: list[str]) -> np.ndarray: ...  # one unit-length row per text
 
@@ -83,6 +92,15 @@ class SemanticClassifier:
     higher when several of its phrases agree, a little lower when the best one stands alone. A mean, so
     that an intent with more phrases gains nothing from their number. (Chosen on the dev set: it ranked
     4 more of its 84 phrasings first than the best phrase alone; temperatures 0.1-0.2 did the same.)
+
+    A catalog with a handful of examples per intent (`READOUT_MIN_EXAMPLES`) also gets a linear readout:
+    a multinomial logistic regression on the frozen sentence vectors of its examples and descriptions,
+    fitted in a fraction of a second. The intents are then ranked by the pooled score (over
+    `RANK_TEMPERATURE`) plus the readout's log-probability: the readout learns which directions of the
+    vector tell this catalog's intents apart, which similarity to single phrases cannot. The scores
+    shown and thresholded stay the pooled ones, so the calibration is unchanged; where the readout puts
+    first an intent whose pooled score is lower, the lead is negative and the user is asked. (Chosen on
+    Banking77's and CLINC150's train and validation splits; `bench/nlu_public.py`.)
     """
 
     def __init__(self, embedder: Embedder | None = None, context_weight: float = 0.9, temperature: float = 0.1):
@@ -98,6 +116,7 @@ class SemanticClassifier:
         self.embedded: list[str] = []  # as embedded
         self.from_example: list[bool] = []
         self.repair = SpellingRepair(set())
+        self.readout: tuple[np.ndarray, np.ndarray] | None = None  # weights, biases
 
     def fit(self, examples: Mapping[str, Sequence[str]], context: Mapping[str, Sequence[str]] | None = None) -> None:
         self.intents = list(dict.fromkeys([*examples, *(context or {})]))
@@ -119,14 +138,27 @@ class SemanticClassifier:
         self.counts = np.bincount(self.owners, minlength=len(self.intents))
         self.present = np.flatnonzero(self.counts)
         self.starts = np.concatenate([[0], np.cumsum(self.counts)[:-1]])[self.present] if phrases else self.present
+        examples_seen = sum(self.from_example)
+        self.readout = None
+        if len(self.present) >= 2 and examples_seen >= READOUT_MIN_EXAMPLES * len(self.intents):
+            with one_blas_thread():
+                self.readout = fit_readout(self.matrix, self.owners, self.weights, len(self.intents))
 
     def rank(self, utterance: str) -> list[IntentGuess]:
         if not self.intents or not self.matrix.shape[0]:
             return []
-        pooled, closest = self._scores(self._similarity(utterance))
+        vector = self._vector(utterance)
+        pooled, closest = self._scores(self._similarity(utterance, vector))
         guesses = [IntentGuess(intent, _unit(float(score)), _unit(float(best)))
                    for intent, score, best in zip(self.intents, pooled, closest, strict=True)]
-        return sorted(guesses, key=lambda g: -g.score)
+        if self.readout is None:
+            return sorted(guesses, key=lambda g: -g.score)
+        weights, biases = self.readout
+        with one_blas_thread():
+            logits = (vector * READOUT_SCALE) @ weights + biases
+        logits -= logits.max()
+        order = pooled / RANK_TEMPERATURE + logits - np.log(np.exp(logits).sum())
+        return [guesses[i] for i in np.argsort(-order, kind="stable")]
 
     def closest(self, utterance: str) -> dict[str, tuple[str, float, bool]]:
         """Each intent's phrase closest to `utterance`, as written, with its weighted similarity and
@@ -152,8 +184,11 @@ class SemanticClassifier:
             return calibration.fit(self.matrix, self.weights, self.owners, self.members, self.embedded,
                                    self.temperature, outside)
 
-    def _similarity(self, utterance: str) -> np.ndarray:
-        vector = self.embed([self.repair(normalise(utterance))])[0]
+    def _vector(self, utterance: str) -> np.ndarray:
+        return self.embed([self.repair(normalise(utterance))])[0]
+
+    def _similarity(self, utterance: str, vector: np.ndarray | None = None) -> np.ndarray:
+        vector = self._vector(utterance) if vector is None else vector
         with one_blas_thread():
             return (self.matrix @ vector) * self.weights
 
@@ -173,6 +208,28 @@ class SemanticClassifier:
         spread = np.exp((similarity - closest[self.owners]) / t)
         pooled[self.present] = best + t * np.log(np.add.reduceat(spread, self.starts) / self.counts[self.present])
         return pooled, closest
+
+
+def fit_readout(matrix: np.ndarray, owners: np.ndarray, weights: np.ndarray, intents: int,
+                steps: int = READOUT_STEPS) -> tuple[np.ndarray, np.ndarray]:
+    """A multinomial logistic regression from the phrases' vectors (scaled by `READOUT_SCALE`) to their
+    intents, each phrase counted by its weight, L2-penalised; Nesterov's accelerated gradient from zero,
+    a fixed number of steps (deterministic, and bounded in time whatever the catalog)."""
+    x = matrix.astype(np.float64) * READOUT_SCALE
+    target = np.eye(intents)[owners]
+    share = weights.astype(np.float64) / weights.sum()
+    w, b = np.zeros((x.shape[1], intents)), np.zeros(intents)
+    vw, vb = np.zeros_like(w), np.zeros_like(b)
+    for _ in range(steps):
+        lw, lb = w + 0.9 * vw, b + 0.9 * vb
+        z = x @ lw + lb
+        z -= z.max(axis=1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(axis=1, keepdims=True)
+        g = (p - target) * share[:, None]
+        vw, vb = 0.9 * vw - (x.T @ g + READOUT_L2 * lw), 0.9 * vb - g.sum(axis=0)
+        w, b = w + vw, b + vb
+    return w.astype(np.float32), b.astype(np.float32)
 
 
 _blas: ThreadpoolController | None = None

@@ -75,3 +75,28 @@ def test_the_intent_tester_gives_its_reason_in_words_and_the_catalogs_thresholds
 
     page = text(logged_in.get("/catalogs/banking/try-intent/", {"version": "1", "phrase": "tell me a joke"}, **HTMX))
     assert "Why: nothing close: the closest phrase scores 0." in page
+
+
+def test_the_intent_tester_answers_while_the_thresholds_are_fitted_and_says_so(logged_in, banking, monkeypatch):
+    import threading
+
+    from catalog_app.views import intent_try
+    from orchestrator.engine.runtime import intents
+    from orchestrator.engine.runtime.semantic import SemanticClassifier
+
+    for name in ("_fitted", "_fitting", "_last"):  # nothing fitted yet in this process
+        monkeypatch.setattr(intents, name, {})
+    monkeypatch.setattr(intent_try, "WAIT", 0.2)
+    release, fit = threading.Event(), SemanticClassifier.calibrate
+    monkeypatch.setattr(SemanticClassifier, "calibrate", lambda self: release.wait(30) and fit(self))
+    ask = {"version": "1", "phrase": "I need a loan please"}
+    page = text(logged_in.get("/catalogs/banking/try-intent/", ask, **HTMX))
+    assert page.startswith("Starts apply_loan")
+    assert "Not final: this catalog's thresholds are being fitted" in page and "fixed default thresholds" in page
+    release.set()
+    for _ in range(600):
+        if not intents._fitting:
+            break
+        threading.Event().wait(0.05)
+    page = text(logged_in.get("/catalogs/banking/try-intent/", ask, **HTMX))
+    assert "Not final" not in page and "fitted on" in page

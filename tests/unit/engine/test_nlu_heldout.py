@@ -33,10 +33,13 @@ def words(text: str) -> set[str]:
     return {w.strip(".,?!'\"") for w in text.lower().split()} - FUNCTION_WORDS - {""}
 
 
-@pytest.mark.parametrize("catalog", list(HELD_OUT))
-def test_held_out_phrasings_share_no_content_word_with_their_examples(catalog):
+FIFTH = [("pharmacy", "nlu_heldout5.yaml"), ("utility", "nlu_heldout5.yaml")]  # fresh sets for the same two
+
+
+@pytest.mark.parametrize(("catalog", "file"), [*HELD_OUT.items(), *FIFTH])
+def test_held_out_phrasings_share_no_content_word_with_their_examples(catalog, file):
     spec = load_catalog(catalogs()[catalog].read_text(), filename=f"{catalog}.yaml")
-    held_out = yaml.safe_load((DATA / HELD_OUT[catalog]).read_text())[catalog]
+    held_out = yaml.safe_load((DATA / file).read_text())[catalog]
     shared = []
     for intent in spec.intents:
         phrasings = held_out[intent.name]
@@ -74,3 +77,11 @@ def test_held_out_phrasings_are_not_in_the_dev_set(catalog):
     dev = yaml.safe_load((DATA / "nlu_dev.yaml").read_text())[catalog]
     held = {p.lower() for ps in held_out.values() for p in ps}
     assert held.isdisjoint({p.lower() for ps in dev.values() for p in ps})
+
+
+def test_the_fifth_held_out_set_repeats_no_phrasing_of_the_earlier_sets_on_its_catalogs():
+    fifth = yaml.safe_load((DATA / "nlu_heldout5.yaml").read_text())
+    assert set(fifth) == {"pharmacy", "utility"}
+    for catalog, file in (("pharmacy", "nlu_heldout2.yaml"), ("utility", "nlu_heldout3.yaml")):
+        earlier = {p.lower() for ps in yaml.safe_load((DATA / file).read_text())[catalog].values() for p in ps}
+        assert earlier.isdisjoint({p.lower() for ps in fifth[catalog].values() for p in ps}), catalog

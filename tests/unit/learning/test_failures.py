@@ -78,17 +78,18 @@ def transcript(*messages: tuple[str, str, str, dict]) -> list[dict]:
 
 
 SORRY = ("assistant", "text", "Sorry, I did not understand that.", {})
+LOAN = ("assistant", "text", "Sure, let's apply for a loan.", {"goal": "apply_loan"})  # the start reply
 
 
 def test_a_reply_to_an_offer_is_never_an_intent_example():
     said = transcript(
         ("assistant", "question", "Would you also like to apply for a credit card?", {}),
         ("user", "user", "sure, why not", {}), SORRY,
-        ("user", "user", "I want a loan", {}), ("assistant", "text", "Let's apply for a loan.", {"goal": "apply_loan"}))
+        ("user", "user", "I want a loan", {}), LOAN)
     assert from_trace("c", [], said).openings == []
     request = transcript(
         ("user", "user", "money to borrow for a house", {}), SORRY,
-        ("user", "user", "I want a loan", {}), ("assistant", "text", "Let's apply for a loan.", {"goal": "apply_loan"}))
+        ("user", "user", "I want a loan", {}), LOAN)
     (opening,) = from_trace("c", [], request).openings
     assert (opening.text, opening.intent) == ("money to borrow for a house", "apply_loan")
 
@@ -98,7 +99,7 @@ def test_a_text_heard_before_two_intents_or_without_content_is_never_an_example(
 
     def heard(text: str, intent: str, ident: str) -> Conversation:
         said = transcript(("user", "user", text, {}), SORRY, ("user", "user", "x", {}),
-                          ("assistant", "text", "ok", {"goal": intent}))
+                          ("assistant", "text", f"Sure, let's {intent}.", {"goal": intent}))
         return from_trace(ident, [], said)
 
     both = [heard("can you sort out my plastic", "apply_credit_card", "a"),
