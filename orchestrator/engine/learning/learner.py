@@ -31,6 +31,7 @@ word or one heard before two intents is never an example.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -383,6 +384,13 @@ HOW = {"unheard": "not understood, then the user asked for {intent}",
        "declined": "asked about, the user turned the offer down, then asked for {intent}"}
 
 
+def _carries_value(text: str, given: frozenset[str]) -> bool:
+    """Whether the request also gives a value ("I need a loan, my card type is gold"): its words cannot be told
+    from the value's, and an example would teach recognition the value (here, a card) as a sign of the intent."""
+    lowered = text.lower()
+    return any(len(value) >= 3 and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", lowered) for value in given)
+
+
 def _examples(spec: CatalogSpec, conversations: Sequence[Conversation], t: Thresholds) -> list[Refinement]:
     """Requests recognition missed or was unsure of, as examples of the intent the user then chose.
 
@@ -396,7 +404,7 @@ def _examples(spec: CatalogSpec, conversations: Sequence[Conversation], t: Thres
     for c in conversations:
         for opening in c.openings:
             text = " ".join(opening.text.split())
-            if text and MASK not in text and len(text) <= 200:
+            if text and MASK not in text and len(text) <= 200 and not _carries_value(text, c.given):
                 heard[(opening.intent, text)].append((c.ident, opening.how))
                 meant[text.lower()].add(opening.intent)
     # Never an example: a reply to a prompt, a text heard before two intents, one without a content word,

@@ -58,6 +58,7 @@ class Conversation:
     started: list[str] = field(default_factory=list)  # intents whose goal the assistant took up, in order
     openings: list[Opening] = field(default_factory=list)
     replies: set[str] = field(default_factory=set)  # user messages that answered a question, offer or consent
+    given: frozenset[str] = frozenset()  # the values the user gave (lower case), as the state remembers them
     broadcasts: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # S3: utterance, skills selected
     intent: str | None = None  # the intent the user came with, when known (simulations)
 
@@ -71,6 +72,8 @@ def from_trace(ident: str, trace: Sequence[Mapping[str, Any]], transcript: Seque
         if event.get("kind") == "execution":
             seen.calls.append(_call(ident, data))
     seen.asked = _slots(trace, transcript, state)
+    seen.given = frozenset(str(item.get("value", "")).lower() for item in (state or {}).get("memory", {}).values()
+                           if isinstance(item, Mapping) and item.get("source") == "user")
     seen.completed = [frame.get("intent") for frame in (state or {}).get("completed", []) if frame.get("intent")]
     seen.openings, seen.replies = _openings(ident, transcript)
     seen.started = list(dict.fromkeys(m["data"]["goal"] for m in transcript if m.get("role") == "assistant"

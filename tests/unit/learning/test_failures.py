@@ -136,3 +136,18 @@ def test_intent_examples_previews_and_extensions_are_scored_against_a_reference(
     assert (scores["intent_example"].proposed, scores["intent_example"].correct) == (2, 1)
     assert (scores["preview"].proposed, scores["preview"].correct) == (1, 1)
     assert scores["goal_extension"].proposed == 0
+
+
+def test_a_request_that_also_gives_a_value_is_never_an_example():
+    spec = thin()
+
+    def heard(text: str, ident: str, given: dict[str, str]) -> Conversation:
+        said = transcript(("user", "user", text, {}), SORRY, ("user", "user", "x", {}), LOAN)
+        memory = {element: {"value": value, "source": "user"} for element, value in given.items()}
+        return from_trace(ident, [], said, {"memory": memory})
+
+    seen = [heard("I need a loan my card type is gold", "a", {"card_type": "gold"}),
+            heard("can I borrow some money my loan amount is 25000.00", "b", {"loan_amount": "25000"}),
+            heard("need cash for a boat purchase", "c", {"loan_amount": "25000", "card_type": "gold"})]
+    examples = {r.change["value"] for r in learn(spec, seen) if r.kind is Kind.INTENT_EXAMPLE}
+    assert examples == {"need cash for a boat purchase"}
