@@ -9,8 +9,10 @@ What the runtime records, and so what can be shown:
 - a goal reached is a reply of kind "result"; a request given up, a text reply with `data.reason`;
 - "did you mean" is a question with `data.choices`; the pick is the "Sure, let's ..." reply (its
   `goal`) answering the next user message; anything else there is no pick;
-- a refused consent is the "Understood: I will not share it ..." reply to the answer to a consent;
-- a request not understood is a user message answered "Sorry, I did not understand that.";
+- a refused consent is the reply marked `consent_refused` answering the answer to a consent;
+- a request not understood is a user message whose reply is marked `not_understood`;
+  (the marks are set by the chat service from the engine's typed reply, `Message.mark`, and read over a
+  partial index: no reply's wording is matched);
 - a skill that failed is an execution trace whose outcome is not the one planned;
 - the version and orchestrator are those the session started on (`ChatSession.catalog_version`,
   `mode`, recorded since migration 0010), and latency is `Message.turn_ms` on user messages (also
@@ -45,13 +47,8 @@ from django.utils import timezone
 
 from catalog_app.models import CatalogVersion
 from orchestrator.assistants.models import Assistant
-from orchestrator.chat.models import ChatSession, Message, MessageRole, TraceEvent, TraceKind
+from orchestrator.chat.models import ChatSession, Message, MessageMark, MessageRole, TraceEvent, TraceKind
 from orchestrator.modes import AssistantMode
-
-# The runtime's own words (engine/runtime/turns.py); the integration tests run real turns through
-# them, so a rewording there fails a test here rather than silently emptying a table.
-NOT_UNDERSTOOD = "Sorry, I did not understand that."
-CONSENT_REFUSED = "Understood: I will not share it with"
 
 TOP = 20  # rows of each table
 MAX_DAYS = 45  # a longer range is drawn by week
@@ -231,13 +228,13 @@ class Unread:
 
 
 def analytics_not_understood(*, period: Period) -> Unread:
-    """User messages the assistant answered "Sorry, I did not understand that.", most frequent first.
+    """User messages whose reply is marked "not understood", most frequent first.
 
     Read from the replies (few) back to the message before each, not from every user message forward.
     """
     said = Message.objects.filter(session=OuterRef("session"), position=OuterRef("position") - 1,
                                   role=MessageRole.USER)
-    replies = period.messages().filter(role=MessageRole.ASSISTANT, kind="text", text__startswith=NOT_UNDERSTOOD)
+    replies = period.messages().filter(mark=MessageMark.NOT_UNDERSTOOD)
     top = (replies.annotate(said=Subquery(said.values("text")[:1])).exclude(said=None)
            .values("said").annotate(n=Count("pk")).order_by("-n", "said"))
     rows = list(top[:TOP])
@@ -283,7 +280,7 @@ class Consents:
 
 
 def analytics_consents(*, period: Period) -> list[Consents]:
-    refused = _next(2).filter(role=MessageRole.ASSISTANT, text__startswith=CONSENT_REFUSED)
+    refused = _next(2).filter(mark=MessageMark.CONSENT_REFUSED)
     rows = (period.messages().filter(kind="consent")
             .annotate(skill=KT("data__skill"), refused=Exists(refused))
             .values("skill")

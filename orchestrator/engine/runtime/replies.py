@@ -10,6 +10,9 @@ from ..catalog.spec import CatalogSpec, Goal, Intent
 from .nlu import spoken_option
 
 ReplyKind = Literal["text", "question", "consent", "result", "resumed", "explanation"]
+# What a reply tells about the turn, for whoever counts turns (the analytics page) without reading words:
+# the user's message was not understood; the user refused a consent.
+ReplyMark = Literal["not_understood", "consent_refused"]
 
 
 @dataclass(frozen=True)
@@ -21,6 +24,7 @@ class Reply:
     elements: tuple[str, ...] = ()  # consent: the sensitive elements to share
     goal: str | None = None  # resumed / result / offer: the intent
     data: dict[str, Any] = field(default_factory=dict)
+    mark: ReplyMark | None = None  # stored beside the reply (`Message.mark`), not part of its API body
 
     def as_dict(self) -> dict[str, Any]:
         body: dict[str, Any] = {"kind": self.kind, "text": self.text}
