@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..catalog.formats import parse_format
+from ..catalog.phrases import has_determiner, is_clause, the_thing
 from ..catalog.spec import CatalogSpec, Goal, Intent
 from .nlu import spoken_option
 
@@ -38,8 +39,6 @@ class Reply:
         return body
 
 
-WH_WORDS = frozenset(("what", "which", "how", "when", "where", "who", "why"))
-DETERMINERS = frozenset(("a", "an", "the", "your", "my", "our", "their", "his", "her", "its", "this", "that", "any"))
 
 
 def _lower_first(text: str) -> str:
@@ -95,14 +94,14 @@ class Wording:
             return asked[:-1] + choices + "?" if asked.endswith("?") else asked + choices
         children = [c.name for c in self.spec.elements if c.parent == name]
         if children:
-            kinds = ", ".join(self.element(c) for c in children)
-            return f"Could you give me {self.element(name)} (for example {kinds})?"
+            choices = f" (for example {_or([self.element(c) for c in children])})"
         what = self.element(name)
-        first = what.split(" ", 1)[0]
-        if first in WH_WORDS:  # "what went wrong" is already a question
+        if is_clause(what):  # "how you pay for the order" is already a question: "How do you pay ...?"
             asked = _inverted(what)
             return f"{asked[:1].upper()}{asked[1:]}{choices}?"
-        if first not in DETERMINERS:
+        if children:  # one of several kinds: "Could you give me your document (for example a passport ...)?"
+            return f"Could you give me {the_thing(what, owner='your')}{choices}?"
+        if not has_determiner(what):
             what = f"the {what}"
         return f"What is {what}{choices}?"
 
