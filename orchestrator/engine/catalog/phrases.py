@@ -29,8 +29,8 @@ def has_determiner(phrase: str) -> bool:
 
 
 def is_personal(phrase: str) -> bool:
-    words = (word.strip(".,").lower().removesuffix("'s").removesuffix("’s") for word in phrase.replace("_", " ").split())
-    return any(word in PERSONAL for word in words)
+    words = (word.strip(".,").lower() for word in phrase.replace("_", " ").split())
+    return any(word.removesuffix("'s").removesuffix("’s") in PERSONAL for word in words)
 
 
 def about_the_user(phrase: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -57,6 +58,9 @@ class Wording:
 
     def __init__(self, spec: CatalogSpec):
         self.spec = spec
+        # Which intents the help and the greeting offer: the planner orchestrator offers only those with a
+        # plan (set by the orchestrator); by default every intent.
+        self.can_offer: Callable[[Intent], bool] = lambda intent: True
 
     def element(self, name: str) -> str:
         """How a sentence names the element: its label, else its description, else its name."""
@@ -138,7 +142,7 @@ class Wording:
         return (intent.description if intent and intent.description else named_request(name))
 
     def help(self) -> str:
-        things = [i.description or named_request(i.name) for i in self.spec.intents]
+        things = [i.description or named_request(i.name) for i in self.spec.intents if self.can_offer(i)]
         if not things:
             return "I have no requests I can help with yet."
         listed = ", ".join(things[:-1]) + (" or " if len(things) > 1 else "") + things[-1]
