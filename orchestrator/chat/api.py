@@ -86,7 +86,7 @@ class SessionOut(Schema):
     replies: list[ReplyOut]
 
 
-class AssistantOut(Schema):
+class WidgetOut(Schema):
     key: str
     title: str  # the assistant's name: the widget's title when its tag gives none
 
@@ -187,7 +187,7 @@ def session_start(request: HttpRequest, response: HttpResponse, key: str) -> Sta
     return Status(201, {"id": str(session.id), "replies": replies_for_end_user(replies)})
 
 
-@router.get("/assistants/{key}", response={200: AssistantOut, 403: ErrorOut, 404: ErrorOut},
+@router.get("/assistants/{key}/widget", response={200: WidgetOut, 403: ErrorOut, 404: ErrorOut},
             summary="May the widget show on this page? (the page's origin is checked) and the assistant's name")
 def assistant_check(request: HttpRequest, response: HttpResponse, key: str) -> Status:
     """Asked by the widget before it shows its launcher: a page the assistant is not published on gets 403

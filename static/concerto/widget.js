@@ -439,7 +439,7 @@
   function mount() {
     launcher.hidden = true;
     document.body.appendChild(host);
-    request("GET", "/assistants/" + encodeURIComponent(config.key)).then(function (data) {
+    request("GET", "/assistants/" + encodeURIComponent(config.key) + "/widget").then(function (data) {
       if (!script.getAttribute("data-title") && data.title) {
         config.title = data.title;
         shadow.getElementById(titleId).textContent = data.title;

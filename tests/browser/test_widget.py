@@ -221,7 +221,7 @@ def test_a_resend_after_a_lost_answer_runs_one_turn(site, page: Page):
 def test_a_page_whose_origin_is_not_allowed_shows_no_launcher(live_server, demo_assistant, page: Page):
     for url in _site(live_server, allow=False):
         # The widget asks before showing anything; the answer (403, no CORS headers) never reaches the page.
-        with page.expect_request(lambda r: r.url.endswith(f"/api/v1/assistants/{KEY}")):
+        with page.expect_request(lambda r: r.url.endswith(f"/api/v1/assistants/{KEY}/widget")):
             page.goto(url)
         expect(page.locator("#concerto-chat")).to_have_count(0)  # and took itself away
         expect(page.get_by_role("button", name="Chat with us")).to_have_count(0)
