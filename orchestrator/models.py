@@ -7,11 +7,10 @@ from orchestrator.assistants.models import Assistant, AssistantMode, PromotionPo
 from orchestrator.chat.models import ChatSession, Message, MessageRole, ShareAudit, TraceEvent, TraceKind
 from orchestrator.conversation_tests.models import ConversationTest, ConversationTestPolicy, ConversationTestRun
 from orchestrator.learning.models import LearningJob, Refinement, RefinementStatus
-from orchestrator.simulation.models import SimulatedConversation, SimulationRun, SimulationScenario, SimulationStatus
-from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
+from orchestrator.simulation.models import SimulatedConversation, SimulationRun, SimulationScenario
+from orchestrator.validation.models import TrajectoryAnalysis
 
 __all__ = [
-    "AnalysisStatus",
     "TrajectoryAnalysis",
     "AssistantMode",
     "Assistant",
@@ -23,7 +22,6 @@ __all__ = [
     "TraceEvent",
     "ShareAudit",
     "SimulationScenario",
-    "SimulationStatus",
     "SimulationRun",
     "SimulatedConversation",
     "RefinementStatus",

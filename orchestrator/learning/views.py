@@ -39,7 +39,7 @@ from orchestrator.learning.models import RefinementStatus
 from orchestrator.learning.selectors import evidence_links, learning_job_get, refinement_groups, refinement_list
 from orchestrator.learning.services import learning_job_create, refinements_decide
 from orchestrator.modes import AssistantMode
-from orchestrator.simulation.models import SimulationRun, SimulationStatus
+from orchestrator.simulation.models import SimulationRun
 from orchestrator.validation.forms import json_upload
 
 
@@ -67,7 +67,7 @@ def review_page(request: HttpRequest, slug: str) -> HttpResponse:
         source = catalog.versions.filter(number__lt=draft.number).order_by("-number").first()
         if source is not None:
             draft_diff = [str(c) for c in diff_catalogs(version_spec(version=source), version_spec(version=draft))]
-    runs = SimulationRun.objects.filter(version__catalog=catalog, status=SimulationStatus.DONE).select_related(
+    runs = SimulationRun.objects.filter(version__catalog=catalog, status=JobStatus.DONE).select_related(
         "version").order_by("-pk")[:30]
     decided = refinement_list(catalog=catalog, status=None).exclude(status=RefinementStatus.PENDING)[:50]
     job_id = request.GET.get("job", "")
@@ -162,7 +162,7 @@ def promotion_page(request: HttpRequest, slug: str) -> HttpResponse:
     report = promotion_report(version=version, spec=context["spec"])
     assistants = Assistant.objects.filter(catalog_version__catalog=catalog).select_related("catalog_version")
     s3_runs = SimulationRun.objects.filter(version__catalog=catalog, orchestrator=AssistantMode.S3,
-                                           status=SimulationStatus.DONE).order_by("-pk")[:1]
+                                           status=JobStatus.DONE).order_by("-pk")[:1]
     return render(request, "orchestrator/review/promotion.html", {
         **context, "report": report, "assistants": assistants, "s3_run": s3_runs[0] if s3_runs else None,
         "is_admin": is_allowed(request.user, catalog.workspace, Action.PLANNER_SWITCH)})
