@@ -8,6 +8,7 @@ bottom, and the page leaves room below its last pane so every pane scrolls above
 from __future__ import annotations
 
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -52,7 +53,7 @@ def _overlap(a: Box, b: Box) -> float:
 PANES = ("#preview .card:has(#lint-heading)", "#preview .card:has(#pddl-heading)", "#preview .plan-preview")
 
 
-def test_at_1440_the_chat_has_its_own_column_beside_every_pane(browser: Browser, demo_site: str):
+def test_at_1440_the_chat_has_its_own_column_beside_every_pane(browser: Browser, demo_site: str, artifacts: Path):
     page = _editor(browser, demo_site, 1440, 900)
     chat = page.locator("#test-chat")
     expect(chat).to_have_attribute("open", "")  # open by default where it has room
@@ -64,12 +65,14 @@ def test_at_1440_the_chat_has_its_own_column_beside_every_pane(browser: Browser,
         chat_box = _box(page, "#test-chat")
         for pane in PANES:
             assert _overlap(chat_box, _box(page, pane)) == 0, (pane, scrolled, chat_box, _box(page, pane))
+    page.screenshot(path=str(artifacts / "test-chat-1440.png"))
     editor = _box(page, ".studio")
     assert editor["x"] + editor["width"] <= chat_box["x"]  # the editor and preview end where the chat begins
     assert chat_box["x"] + chat_box["width"] <= 1440
 
 
-def test_on_a_phone_the_chat_starts_closed_and_every_pane_scrolls_above_it(browser: Browser, demo_site: str):
+def test_on_a_phone_the_chat_starts_closed_and_every_pane_scrolls_above_it(browser: Browser, demo_site: str,
+                                                                          artifacts: Path):
     page = _editor(browser, demo_site, 360, 740)
     chat = page.locator("#test-chat")
     expect(chat).not_to_have_attribute("open", "")
@@ -78,6 +81,7 @@ def test_on_a_phone_the_chat_starts_closed_and_every_pane_scrolls_above_it(brows
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")  # the page's very end
     last = _box(page, "#preview .card:has(#pddl-heading)")
     assert last["y"] + last["height"] <= _box(page, "#test-chat")["y"], "the last pane ends under the chat"
+    page.screenshot(path=str(artifacts / "test-chat-360.png"))
     # Opened by the analyst, it stays open across the panel's reload after an edit (the tab remembers).
     chat.locator("summary").click()
     expect(chat.get_by_label("Message to the test assistant")).to_be_visible()
