@@ -50,6 +50,8 @@ SHAPES: list[list[tuple[str, str, str, dict]]] = [
      ("user", "user", "CC-•••• (hidden)", {})],
     [GREETING],
 ]
+# (shape, position) -> the mark the chat service sets on that line from the engine's typed reply
+MARKS = {(1, 2): "not_understood", (2, 4): "consent_refused"}
 TRACES: list[list[dict]] = [
     [{"skill": "lookup_customer", "outcome": "ok", "planned_outcome": "ok"},
      {"skill": "credit_check", "outcome": "approved", "planned_outcome": "approved"}],
@@ -78,7 +80,8 @@ def _seed(sessions: int) -> object:
                                   else "planner", message_count=len(SHAPES[shape]), trace_count=len(TRACES[shape]))
             rows.append(session)
             lines += [Message(session=session, position=p, role=role, kind=kind, text=text, data=data,
-                              turn_ms=(i * 37 + p * 11) % 4000 if role == "user" else None)
+                              turn_ms=(i * 37 + p * 11) % 4000 if role == "user" else None,
+                              mark=MARKS.get((shape, p), ""))
                       for p, (role, kind, text, data) in enumerate(SHAPES[shape])]
             events += [TraceEvent(session=session, position=p, kind="execution", data=data)
                        for p, data in enumerate(TRACES[shape])]

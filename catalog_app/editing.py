@@ -425,7 +425,16 @@ def intent_added(
 ) -> CatalogSpec:
     intent = Intent.model_validate({"name": name, "description": description, "examples": examples,
                                     "goal": {"known": goal_known, "done": goal_done}, "extensions": extensions})
+    spec = _with_goal_elements(spec, goal_known, f"intents[{len(spec.intents)}].goal.known")
     return spec.model_copy(update={"intents": spec.intents + (intent,)})
+
+
+def _with_goal_elements(spec: CatalogSpec, known: Iterable[str], path: str) -> CatalogSpec:
+    """A goal naming an element the catalog lacks: the element is made (the studio asks the analyst first),
+    as something a skill finds out rather than something the user is asked for, as a new output is."""
+    known = tuple(known)
+    _check_new_names(known, path, "goal_known")
+    return _with_elements(spec, (), known)
 
 
 def intent_updated(spec: CatalogSpec, *, name: str, new_name: str | None = None, **changes: Any) -> CatalogSpec:
@@ -436,6 +445,8 @@ def intent_updated(spec: CatalogSpec, *, name: str, new_name: str | None = None,
     if renamed != name and renamed in {t.name for t in spec.intents}:
         raise EditRefused(f"there is already an intent named '{renamed}'", path="name")
     current = spec.intents[i]
+    if "goal_known" in changes:
+        spec = _with_goal_elements(spec, changes["goal_known"], f"intents[{i}].goal.known")
     goal = current.goal.model_copy(update={
         "known": tuple(changes.pop("goal_known", current.goal.known)),
         "done": tuple(changes.pop("goal_done", current.goal.done)),

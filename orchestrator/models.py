@@ -18,12 +18,10 @@ from orchestrator.simulation.models import (
     SimulatedConversation,
     SimulationRun,
     SimulationScenario,
-    SimulationStatus,
 )
-from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
+from orchestrator.validation.models import TrajectoryAnalysis
 
 __all__ = [
-    "AnalysisStatus",
     "TrajectoryAnalysis",
     "AssistantMode",
     "Assistant",
@@ -35,7 +33,6 @@ __all__ = [
     "TraceEvent",
     "ShareAudit",
     "SimulationScenario",
-    "SimulationStatus",
     "SimulationRun",
     "SimulatedConversation",
     "RefinementStatus",

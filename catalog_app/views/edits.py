@@ -76,11 +76,11 @@ def field_for(edit: Edit, issue: Issue) -> str | None:
 
 
 
-NAME_FIELDS = ("inputs", "outputs")  # a new name typed here would become a new element
+NAME_FIELDS = ("inputs", "outputs", "goal_known")  # a new name typed here would become a new element
 
 
 def unconfirmed_new_elements(edit: Edit, spec: schema.CatalogSpec, confirmed: str) -> list[dict[str, Any]]:
-    """Names typed into inputs or outputs that are not elements and were not confirmed as new ones.
+    """Names typed into inputs, outputs or a goal that are not elements and were not confirmed as new ones.
 
     A typo (`adress`) would otherwise become an element of its own, silently: each new name is
     put to the analyst first, with the existing names close to it. The list is also set on the

@@ -27,8 +27,9 @@ from orchestrator.assistants.models import Assistant, PromotionPolicy
 from orchestrator.engine.catalog.spec import CatalogSpec
 from orchestrator.engine.errors import ConcertoError
 from orchestrator.engine.planning.compile import compile_catalog
+from orchestrator.jobs.models import JobStatus
 from orchestrator.modes import AssistantMode
-from orchestrator.simulation.models import SimulationRun, SimulationStatus
+from orchestrator.simulation.models import SimulationRun
 
 
 @dataclass
@@ -85,7 +86,7 @@ def policy_set(*, catalog: Catalog, threshold: float | None, user: AbstractBaseU
 
 def latest_planner_run(*, version: CatalogVersion) -> SimulationRun | None:
     return (SimulationRun.objects.filter(version=version, orchestrator=AssistantMode.PLANNER,
-                                         status=SimulationStatus.DONE).order_by("-finished_at", "-pk").first())
+                                         status=JobStatus.DONE).order_by("-finished_at", "-pk").first())
 
 
 def promotion_report(*, version: CatalogVersion, spec: CatalogSpec | None = None) -> PromotionReport:

@@ -26,3 +26,8 @@ def version_promoted_list(*, catalog: Catalog) -> QuerySet[CatalogVersion]:
 
 def version_promoted_latest(*, catalog: Catalog) -> CatalogVersion | None:
     return version_promoted_list(catalog=catalog).first()
+
+
+def assistant_list_live_on(*, version: CatalogVersion) -> QuerySet[Assistant]:
+    """The enabled, published assistants that run `version` (what "live" means on the studio's pages)."""
+    return Assistant.objects.filter(catalog_version=version, studio_test=False, enabled=True).order_by("key")

@@ -86,6 +86,11 @@ class SessionOut(Schema):
     replies: list[ReplyOut]
 
 
+class WidgetOut(Schema):
+    key: str
+    title: str  # the assistant's name: the widget's title when its tag gives none
+
+
 class MessageIn(Schema):
     text: str = Field(description=f"what the user typed; at most {MAX_MESSAGE_CHARS} characters")
     client_id: str = Field("", description="the client's id of this message: a resend with the same id runs no "
@@ -180,6 +185,16 @@ def session_start(request: HttpRequest, response: HttpResponse, key: str) -> Sta
     except SpecError as exc:
         return _not_answering(response, exc, f"assistant '{assistant.key}'")
     return Status(201, {"id": str(session.id), "replies": replies_for_end_user(replies)})
+
+
+@router.get("/assistants/{key}/widget", response={200: WidgetOut, 403: ErrorOut, 404: ErrorOut},
+            summary="May the widget show on this page? (the page's origin is checked) and the assistant's name")
+def assistant_check(request: HttpRequest, response: HttpResponse, key: str) -> Status:
+    """Asked by the widget before it shows its launcher: a page the assistant is not published on gets 403
+    (and no CORS headers), so the launcher never shows there. Nothing is stored."""
+    assistant = _assistant(key)
+    _check_origin(request, response, assistant)
+    return Status(200, {"key": assistant.key, "title": assistant.name})
 
 
 @router.post("/sessions/{session_id}/messages",

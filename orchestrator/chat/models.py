@@ -53,6 +53,14 @@ class MessageRole(models.TextChoices):
     ASSISTANT = "assistant", "Assistant"
 
 
+class MessageMark(models.TextChoices):
+    """What an assistant line tells about the turn, set when it is written from the engine's typed reply."""
+
+    NONE = "", "None"
+    NOT_UNDERSTOOD = "not_understood", "Not understood"
+    CONSENT_REFUSED = "consent_refused", "Consent refused"
+
+
 class Message(models.Model):
     """One line of a transcript; sensitive values are masked before it is stored."""
 
@@ -67,6 +75,8 @@ class Message(models.Model):
     client_id = models.CharField(max_length=64, blank=True, default="")
     # On a user message: how long its turn took to answer (understanding, planning, skill calls), in ms.
     turn_ms = models.PositiveIntegerField(null=True, blank=True)
+    # On an assistant line: the engine's mark of the turn (analytics counts these, never the wording).
+    mark = models.CharField(max_length=24, choices=MessageMark.choices, blank=True, default="")
 
     class Meta:
         ordering = ("session_id", "position")
@@ -76,7 +86,11 @@ class Message(models.Model):
                                     name="message_unique_client_id"),
         )
         # The analytics page finds sessions by the kind of a line (a goal reached, a consent asked).
-        indexes = (models.Index(fields=["kind", "session"], name="message_kind_session"),)
+        indexes = (
+            models.Index(fields=["kind", "session"], name="message_kind_session"),
+            # Few lines carry a mark: a partial index holds only those.
+            models.Index(fields=["mark", "session"], name="message_mark_session", condition=~models.Q(mark="")),
+        )
 
     def __str__(self) -> str:
         return f"{self.session_id} #{self.position} {self.role}"

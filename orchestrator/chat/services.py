@@ -221,8 +221,9 @@ def message_post(*, session_id: uuid.UUID | str, text: str, client_id: str = "",
             values.append(text)  # an unread answer to a sensitive question: hidden whole
         scrub = scrubber_for(runtime.spec, state, extra=values)
         replies = [reply_with_hints(runtime.spec, reply.as_dict()) for reply in log.replies]
+        marks = [reply.mark or "" for reply in log.replies]
         elapsed = round((time.monotonic() - started) * 1000)
-        _turn_save(session, token, position, text, client_id, state, log, replies, scrub, elapsed)
+        _turn_save(session, token, position, text, client_id, state, log, replies, scrub, elapsed, marks)
     except BaseException:
         _lease_release(pk, token)  # nothing of the turn was written; the next message may run
         raise
@@ -232,7 +233,7 @@ def message_post(*, session_id: uuid.UUID | str, text: str, client_id: str = "",
 @transaction.atomic
 def _turn_save(session: ChatSession, token: uuid.UUID, position: int, text: str, client_id: str,
                state: SessionState, log: TurnLog, replies: list[dict[str, Any]], scrub: Scrubber,
-               elapsed_ms: int | None = None) -> None:
+               elapsed_ms: int | None = None, marks: list[str] | None = None) -> None:
     """The turn's rows in one short transaction, if the lease is still ours; the lease is cleared.
 
     The session's UPDATE comes first: it takes the row lock and checks the lease in one statement
@@ -248,7 +249,7 @@ def _turn_save(session: ChatSession, token: uuid.UUID, position: int, text: str,
         raise SessionBusy(session.pk, retry_after=1, lapsed=True)
     user = Message(session=session, position=position, role=MessageRole.USER, kind="user",
                    text=scrub.text(text), data={}, client_id=client_id, turn_ms=elapsed_ms)
-    Message.objects.bulk_create([user, *_assistant_messages(session, position + 1, replies, scrub)])
+    Message.objects.bulk_create([user, *_assistant_messages(session, position + 1, replies, scrub, marks)])
     if events:
         TraceEvent.objects.bulk_create(TraceEvent(session=session, position=start + offset, kind=kind, data=data)
                                        for offset, (kind, data) in enumerate(events))
@@ -286,10 +287,11 @@ def _trace_events(turn: int, log: TurnLog, scrub: Scrubber) -> list[tuple[str, d
 
 
 def _assistant_messages(session: ChatSession, start: int, replies: list[dict[str, Any]],
-                        scrub: Scrubber | None) -> list[Message]:
+                        scrub: Scrubber | None, marks: list[str] | None = None) -> list[Message]:
+    marks = marks or [""] * len(replies)
     return [
         Message(session=session, position=start + offset, role=MessageRole.ASSISTANT, kind=reply["kind"],
                 text=scrub.text(reply["text"]) if scrub else reply["text"],
-                data=scrub.data(reply) if scrub else reply)
-        for offset, reply in enumerate(replies)
+                data=scrub.data(reply) if scrub else reply, mark=mark)
+        for offset, (reply, mark) in enumerate(zip(replies, marks, strict=True))
     ]

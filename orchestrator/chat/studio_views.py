@@ -16,6 +16,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
 from catalog_app.access import page_version_context, page_workspace
+from orchestrator.assistants.selectors import assistant_list_live_on
 from orchestrator.chat.models import ChatSession
 from orchestrator.chat.selectors import session_explain, session_get
 from orchestrator.chat.studio_services import studio_greeting, studio_message_post
@@ -38,8 +39,9 @@ def _context(request: HttpRequest, slug: str, number: str | None) -> dict[str, A
 def chat_panel(request: HttpRequest, slug: str) -> HttpResponse:
     context = _context(request, slug, request.GET.get("version"))
     mode = _mode(request.GET.get("mode"))
-    return render(request, TEMPLATE + "#panel", {**context, "turn": studio_greeting(version=context["version"],
-                                                                                    mode=mode),
+    version = context["version"]
+    return render(request, TEMPLATE + "#panel", {**context, "turn": studio_greeting(version=version, mode=mode),
+                                                 "live": list(assistant_list_live_on(version=version)),
                                                  "mode": mode, "modes": AssistantMode.choices})
 
 

@@ -32,12 +32,14 @@ from orchestrator.assistants.promotion import assistant_promote_to_planner, poli
 from orchestrator.engine.catalog.diff import diff_catalogs
 from orchestrator.engine.errors import ConcertoError
 from orchestrator.engine.learning.refinements import apply_refinements
+from orchestrator.jobs.models import JobStatus
 from orchestrator.jobs.runner import QueueUnavailable, job_can_requeue
+from orchestrator.learning.forms import ChangeInvalid, change_fields, change_from_post
 from orchestrator.learning.models import RefinementStatus
 from orchestrator.learning.selectors import evidence_links, learning_job_get, refinement_groups, refinement_list
 from orchestrator.learning.services import learning_job_create, refinements_decide
 from orchestrator.modes import AssistantMode
-from orchestrator.simulation.models import SimulationRun, SimulationStatus
+from orchestrator.simulation.models import SimulationRun
 from orchestrator.validation.forms import json_upload
 
 
@@ -56,7 +58,7 @@ def review_page(request: HttpRequest, slug: str) -> HttpResponse:
             except ConcertoError as exc:
                 diff = [f"does not fit version {row.version.number} any more: {exc}"]
             items.append({"row": row, "diff": diff, "links": evidence_links(row),
-                          "change_json": json.dumps(row.change, indent=1)})
+                          "fields": change_fields(row.change), "change_json": json.dumps(row.change, indent=1)})
         groups.append({"subject": subject, "items": items})
     draft_number = request.GET.get("draft", "")
     draft_diff: list[str] = []
@@ -65,7 +67,7 @@ def review_page(request: HttpRequest, slug: str) -> HttpResponse:
         source = catalog.versions.filter(number__lt=draft.number).order_by("-number").first()
         if source is not None:
             draft_diff = [str(c) for c in diff_catalogs(version_spec(version=source), version_spec(version=draft))]
-    runs = SimulationRun.objects.filter(version__catalog=catalog, status=SimulationStatus.DONE).select_related(
+    runs = SimulationRun.objects.filter(version__catalog=catalog, status=JobStatus.DONE).select_related(
         "version").order_by("-pk")[:30]
     decided = refinement_list(catalog=catalog, status=None).exclude(status=RefinementStatus.PENDING)[:50]
     job_id = request.GET.get("job", "")
@@ -86,9 +88,14 @@ def review_job_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if job is None:
         raise Http404(f"no learning job {pk} for this catalog")
     can_requeue = job_can_requeue(job=job, user=request.user, workspace=catalog.workspace)
-    return render(request, "orchestrator/review/queue.html#job-status",
-                  {"catalog": catalog, "job": job, "can_requeue": can_requeue},
-                  status=HTMX_STOP_POLLING if job.finished else 200)
+    response = render(request, "orchestrator/review/queue.html#job-status",
+                      {"catalog": catalog, "job": job, "can_requeue": can_requeue},
+                      status=HTMX_STOP_POLLING if job.finished else 200)
+    if job.status == JobStatus.DONE and job.proposed and request.headers.get("HX-Request"):
+        # The queue below was drawn before the job had proposed anything ("Nothing to review"): the
+        # page is drawn again, queue and status together, rather than the status alone.
+        response["HX-Refresh"] = "true"
+    return response
 
 
 @require_POST
@@ -123,15 +130,15 @@ def review_decide_view(request: HttpRequest, slug: str) -> HttpResponse:
     ids = [int(x) for x in request.POST.getlist("ids") if x.isdigit()]
     action = request.POST.get("action")
     edits = {}
+    stored = {row.pk: row.change for row in refinement_list(catalog=catalog, status=None).filter(pk__in=ids)}
     for pk in ids:
-        text = request.POST.get(f"change-{pk}", "").strip()
-        original = request.POST.get(f"original-{pk}", "").strip()
-        if text and text != original:
-            try:
-                edits[pk] = json.loads(text)
-            except json.JSONDecodeError as exc:
-                messages.error(request, f"refinement {pk}: the edited change is not JSON ({exc.msg})")
-                return redirect("orchestrator:review", slug=slug)
+        try:
+            edited = change_from_post(stored.get(pk, {}), request.POST, pk)
+        except ChangeInvalid as exc:
+            messages.error(request, f"refinement {pk}: {exc}")
+            return redirect("orchestrator:review", slug=slug)
+        if edited is not None and action == "accept":
+            edits[pk] = edited
     try:
         if action == "accept":
             decision = refinements_decide(catalog=catalog, user=request.user, accept=ids, edits=edits)
@@ -155,7 +162,7 @@ def promotion_page(request: HttpRequest, slug: str) -> HttpResponse:
     report = promotion_report(version=version, spec=context["spec"])
     assistants = Assistant.objects.filter(catalog_version__catalog=catalog).select_related("catalog_version")
     s3_runs = SimulationRun.objects.filter(version__catalog=catalog, orchestrator=AssistantMode.S3,
-                                           status=SimulationStatus.DONE).order_by("-pk")[:1]
+                                           status=JobStatus.DONE).order_by("-pk")[:1]
     return render(request, "orchestrator/review/promotion.html", {
         **context, "report": report, "assistants": assistants, "s3_run": s3_runs[0] if s3_runs else None,
         "is_admin": is_allowed(request.user, catalog.workspace, Action.PLANNER_SWITCH)})

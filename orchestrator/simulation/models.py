@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 
 from catalog_app.models import Catalog, CatalogVersion, Workspace
-from orchestrator.jobs.models import Job, JobStatus, visibility_minutes
+from orchestrator.jobs.models import Job, visibility_minutes
 from orchestrator.modes import AssistantMode
 
 
@@ -29,10 +29,6 @@ class SimulationScenario(models.Model):
 
     def __str__(self) -> str:
         return f"{self.catalog.slug}/{self.name}"
-
-
-# The one job status vocabulary (`orchestrator.jobs.models.JobStatus`), under the name callers know.
-SimulationStatus = JobStatus
 
 
 class SimulationRun(Job):

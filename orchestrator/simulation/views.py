@@ -23,10 +23,11 @@ from django_htmx.http import HTMX_STOP_POLLING
 from catalog_app.access import page_version_context, page_workspace
 from catalog_app.views.common import HtmxHttpRequest
 from orchestrator.engine.errors import ConcertoError, UnknownName
+from orchestrator.jobs.models import JobStatus
 from orchestrator.jobs.runner import QueueUnavailable, job_can_requeue
 from orchestrator.jobs.views import queue_down
 from orchestrator.simulation.forms import SimulationStartForm
-from orchestrator.simulation.models import SimulationRun, SimulationStatus
+from orchestrator.simulation.models import SimulationRun
 from orchestrator.simulation.plots import run_plots
 from orchestrator.simulation.selectors import (
     conversation_debug,
@@ -83,7 +84,7 @@ def _index_context(request: HttpRequest, context: dict[str, Any], form: Simulati
                                    initial={"version": context["version"].number})
     runs = list(run_list(workspace=page_workspace(request), catalog=catalog)[:50])
     return {**context, "form": form, "scenarios": scenarios, "runs": runs,
-            "finished": [r for r in runs if r.status == SimulationStatus.DONE]}
+            "finished": [r for r in runs if r.status == JobStatus.DONE]}
 
 
 @require_GET
@@ -93,7 +94,7 @@ def simulation_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     run = _run(request, pk)
     context: dict[str, Any] = {"run": run, "can_requeue": job_can_requeue(job=run, user=request.user,
                                                                           workspace=run.workspace)}
-    if run.status == SimulationStatus.DONE and run.summary:
+    if run.status == JobStatus.DONE and run.summary:
         context.update(plots=run_plots([(f"run {run.pk}", run.summary)]), conversations=run_conversations(run=run))
     if request.htmx and not request.htmx.history_restore_request:  # a poll of the progress
         return render(request, "orchestrator/simulations/run.html#status", context,
@@ -115,7 +116,7 @@ def simulation_compare_page(request: HtmxHttpRequest) -> HttpResponse:
     if not (a.isdigit() and b.isdigit()):
         raise Http404("compare two runs: ?a=<id>&b=<id>")
     runs = [_run(request, int(a)), _run(request, int(b))]
-    unfinished = [r for r in runs if r.status != SimulationStatus.DONE or not r.summary]
+    unfinished = [r for r in runs if r.status != JobStatus.DONE or not r.summary]
     plots = [] if unfinished else run_plots([(_label(r), r.summary or {}) for r in runs])
     return render(request, "orchestrator/simulations/compare.html",
                   {"runs": runs, "unfinished": unfinished, "plots": plots})

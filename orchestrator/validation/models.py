@@ -8,10 +8,7 @@ from __future__ import annotations
 from django.db import models
 
 from catalog_app.models import CatalogVersion, Workspace
-from orchestrator.jobs.models import Job, JobStatus
-
-# The one job status vocabulary (`orchestrator.jobs.models.JobStatus`), under the name callers know.
-AnalysisStatus = JobStatus
+from orchestrator.jobs.models import Job
 
 
 class TrajectoryAnalysis(Job):

@@ -30,11 +30,12 @@ from catalog_app.selectors import (
 )
 from catalog_app.views.common import HtmxHttpRequest
 from orchestrator.engine.errors import ConcertoError, UnknownName
+from orchestrator.jobs.models import JobStatus
 from orchestrator.jobs.runner import QueueUnavailable
 from orchestrator.jobs.views import queue_down
 from orchestrator.validation.analysis_jobs import can_requeue
 from orchestrator.validation.forms import AnalysisUploadForm, PlanCheckForm
-from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
+from orchestrator.validation.models import TrajectoryAnalysis
 from orchestrator.validation.reports import report_context, report_html
 from orchestrator.validation.services import analysis_create, analysis_get, analysis_list, plan_validate
 
@@ -160,7 +161,7 @@ def analysis_report_html(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _report_context(analysis: TrajectoryAnalysis) -> dict[str, Any]:
-    if analysis.status != AnalysisStatus.DONE or not analysis.report:
+    if analysis.status != JobStatus.DONE or not analysis.report:
         return {"report": None}
     return report_context(analysis.report)
 
@@ -206,6 +207,6 @@ def _analysis(request: HttpRequest, pk: int) -> TrajectoryAnalysis:
 
 def _finished(request: HttpRequest, pk: int) -> TrajectoryAnalysis:
     analysis = _analysis(request, pk)
-    if analysis.status != AnalysisStatus.DONE:
+    if analysis.status != JobStatus.DONE:
         raise Http404(f"analysis {pk} has no report yet ({analysis.status})")
     return analysis

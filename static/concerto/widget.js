@@ -2,7 +2,10 @@
  *
  *   <script src="https://HOST/static/concerto/widget.js" data-assistant="KEY" async></script>
  *
- * Options (data- attributes of the tag): data-title, data-position ("right" | "left"),
+ * The launcher shows once the server has said this page may use the assistant (nothing shows on a page
+ * the assistant is not published on).
+ *
+ * Options (data- attributes of the tag): data-title (by default the assistant's name), data-position ("right" | "left"),
  * data-greeting (an opening message shown above the conversation), data-lang ("en", "fr",
  * "de", "es": the built-in labels), data-open ("true": open at load), data-api (the server,
  * by default the one the script comes from). Colours and fonts: CSS custom properties on
@@ -430,10 +433,23 @@
     send(text);
   });
 
+  // The launcher shows only once the server says this page may use the assistant: on a page it is not
+  // published on (403, and no CORS headers, so the fetch fails), or for an unknown or disabled key,
+  // nothing is shown at all. The answer also names the assistant, the title when the tag gives none.
   function mount() {
+    launcher.hidden = true;
     document.body.appendChild(host);
-    if (config.greeting) note(config.greeting);
-    if (config.open || saved("open")) open();
+    request("GET", "/assistants/" + encodeURIComponent(config.key) + "/widget").then(function (data) {
+      if (!script.getAttribute("data-title") && data.title) {
+        config.title = data.title;
+        shadow.getElementById(titleId).textContent = data.title;
+      }
+      launcher.hidden = false;
+      if (config.greeting) note(config.greeting);
+      if (config.open || saved("open")) open();
+    }).catch(function () {
+      host.remove();  // (`hidden` would lose to the shadow root's `:host{all:initial}`)
+    });
   }
   window.ConcertoChat = {open: open, close: close, send: send};
   if (document.body) mount(); else document.addEventListener("DOMContentLoaded", mount);

@@ -12,6 +12,31 @@
     htmx.trigger(form, "submit");
   });
 
+  // Open or closed: where the panel is docked over the page (below the wide layout's reserved column) it
+  // starts closed, so it covers no pane until asked for; the analyst's own choice is kept for the tab,
+  // across the panel's reloads after each edit.
+  var DOCKED = window.matchMedia("(max-width: 79.99rem)");
+  var CHOICE = "concerto.test-chat.open";
+
+  function settle() {
+    var panel = document.getElementById("test-chat");
+    if (!panel) return;
+    var chosen = null;
+    try { chosen = window.sessionStorage.getItem(CHOICE); } catch (e) { /* storage off: defaults only */ }
+    panel.open = chosen !== null ? chosen === "1" : !DOCKED.matches;
+  }
+
+  document.addEventListener("click", function (event) {
+    var summary = event.target.closest("#test-chat > summary");
+    if (!summary) return;
+    var opening = !summary.parentElement.open;  // the click's default action toggles it after this
+    try { window.sessionStorage.setItem(CHOICE, opening ? "1" : "0"); } catch (e) { /* not kept */ }
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.target && event.detail.target.id === "test-chat-slot") settle();
+  });
+
   // After a message went through: clear the box, keep the focus there, show the newest turn.
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = event.target.closest && event.target.closest("#test-chat .tc-form");

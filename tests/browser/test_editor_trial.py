@@ -156,7 +156,7 @@ def test_the_pizza_build_has_no_silent_mistake_and_every_edit_can_be_undone(pizz
     form.get_by_role("button", name="Add intent").click()
     plan = preview.locator("#preview-plan-order_pizza")
     expect(plan).to_contain_text("plan found")
-    expect(plan.locator("ol.plan-steps > li").first).to_have_text("Ask the user for their pizza size")
+    expect(plan.locator("ol.plan-steps > li").first).to_have_text("Ask the user for the pizza size")
     expect(plan).to_contain_text("cost 16 = 1 skill call × 1 + 3 questions to the user × 5")
 
     # Undo the intent, then redo it: the editor says what each takes back.

@@ -218,12 +218,47 @@ def test_a_resend_after_a_lost_answer_runs_one_turn(site, page: Page):
     expect(dialog.locator(".msg.bot.question")).to_have_count(1)
 
 
-def test_a_page_whose_origin_is_not_allowed_is_refused(live_server, demo_assistant, page: Page):
+def test_a_page_whose_origin_is_not_allowed_shows_no_launcher(live_server, demo_assistant, page: Page):
     for url in _site(live_server, allow=False):
-        page.goto(url)
-        page.get_by_role("button", name="Chat with us").click()
-        expect(page.get_by_role("log")).to_contain_text("The chat is not available on this page")
+        # The widget asks before showing anything; the answer (403, no CORS headers) never reaches the page.
+        with page.expect_request(lambda r: r.url.endswith(f"/api/v1/assistants/{KEY}/widget")):
+            page.goto(url)
+        expect(page.locator("#concerto-chat")).to_have_count(0)  # and took itself away
+        expect(page.get_by_role("button", name="Chat with us")).to_have_count(0)
     assert not ChatSession.objects.exists()
+
+
+def test_the_embed_tag_is_copied_from_the_assistants_page_and_titles_the_panel(
+        live_server, demo_assistant, browser: Browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label("Username").fill("analyst")
+    page.get_by_label("Password").fill("analyst")
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{live_server.url}/catalogs/banking/assistants/")
+    card = page.locator(f"#assistant-{KEY}")
+    card.get_by_role("button", name=re.compile("Copy the tag")).click()
+    expect(card.get_by_role("status")).to_have_text("Copied.")
+    tag = page.evaluate("navigator.clipboard.readText()")
+    assert tag == card.get_by_label("Embed it on a page").input_value()
+    assert f'data-assistant="{KEY}"' in tag and f'data-title="{demo_assistant.name}"' in tag
+    context.close()
+    # The copied tag, pasted into a page the assistant is published on: the panel bears its name.
+    title = re.search(r'data-title="([^"]*)"', tag).group(1)
+    for url in _site(live_server, extra=f' data-title="{title}"'):
+        site_page = browser.new_page()
+        site_page.goto(url)
+        site_page.get_by_role("button", name="Chat with us").click()
+        expect(site_page.get_by_role("dialog", name=demo_assistant.name, exact=True)).to_be_visible()
+        site_page.close()
+
+
+def test_without_data_title_the_panel_bears_the_assistants_name(site, page: Page):
+    page.goto(site)
+    page.get_by_role("button", name="Chat with us").click()
+    expect(page.get_by_role("dialog", name="Banking assistant (demo)", exact=True)).to_be_visible()
 
 
 def test_keyboard_only(site, page: Page):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from ..catalog.phrases import about_the_user, is_clause, the_thing
 from ..catalog.spec import CatalogSpec
 from ..planning.planner import Step
 from ..planning.task import StepKind
@@ -23,18 +24,36 @@ _KIND_WORDS = {  # (one, many) for the cost explanation
 
 
 def _element_words(spec: CatalogSpec, name: str) -> str:
-    """`their email`, or the element's own description when it speaks to the user (`your full name`)."""
+    """How the step names the element, said of the user: its description as written for the user
+    ("your full name" -> "their full name", "how you pay" -> "how they pay"), else its name given a
+    determiner ("their email", "the pizza type")."""
     found = next((e for e in spec.elements if e.name == name), None)
-    described = (found.description if found else "").strip().rstrip(".")
-    if described.lower().startswith("your "):
-        return "their " + described[5:]
-    return "their " + name.replace("_", " ")
+    described = (found.label or found.description if found else "").strip().rstrip(".")
+    phrase = _lower_first(described) if described else name.replace("_", " ")
+    return about_the_user(the_thing(phrase, owner="your"))
+
+
+def _lower_first(text: str) -> str:
+    return text[0].lower() + text[1:] if len(text) > 1 and text[0].isupper() and not text[1].isupper() else text
+
+
+def _ask_sentence(spec: CatalogSpec, names: Sequence[str]) -> str:
+    """ "Ask the user for their email and the pizza type", "Ask the user how they pay for the order"."""
+    said = [_element_words(spec, x) for x in names]
+    things = [s for s in said if not is_clause(s)]
+    clauses = [s for s in said if is_clause(s)]
+    parts = ([f"for {_and(things)}"] if things else []) + clauses
+    return "Ask the user " + " and ".join(parts)
+
+
+def _and(items: list[str]) -> str:
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
 def step_sentence(spec: CatalogSpec, step: Step) -> str:
     """One plan step as a sentence an analyst reads without knowing the plan notation."""
     if step.kind == StepKind.ASK:
-        return f"Ask the user for {', '.join(_element_words(spec, x) for x in step.args)}"
+        return _ask_sentence(spec, step.args)
     if step.kind == StepKind.AUTHORIZE:
         skills = {s.name: s for s in spec.skills}
         sensitive = {e.name for e in spec.elements if e.sensitive}

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..catalog.spec import CatalogSpec, Goal
+from ..errors import ConcertoError
 from ..lru import Lru
 from .compile import Domain, check_goal, compile_catalog, goal_operations
 from .downward import OPTIMAL_SEARCH, run_landmarks, run_search
@@ -145,6 +146,7 @@ class Planner:
         self.task: GroundTask = ground(domain)
         # Exact: the domain and search are fixed for this instance, so (goal, state) decides the plan.
         self.cache: Lru[PlanResult] = Lru(cache_size)
+        self._start_facts: set[Fact] | None = None  # what any plan can reach from an empty conversation
 
     @classmethod
     def for_spec(cls, spec: CatalogSpec, search: str = OPTIMAL_SEARCH, cache_size: int = 4096) -> Planner:
@@ -166,6 +168,18 @@ class Planner:
         steps = [actions[prepared.chosen[i]] for i in found if i < len(prepared.chosen)]  # the rest: goal helpers
         ordered = regression_order(steps, [f for options in prepared.open_goals for f in options])
         return Plan(steps=tuple(Step.of(a) for a in ordered))
+
+    def can_plan(self, goal: Goal) -> bool:
+        """Whether some plan reaches `goal` from an empty conversation, without a search: facts are only
+        ever added, so a goal every part of which is reachable has a plan. A goal naming something the
+        catalog lacks has none."""
+        try:
+            check_goal(self.domain, goal)
+        except ConcertoError:
+            return False
+        if self._start_facts is None:
+            self._start_facts = reachable(self.task.actions, range(len(self.task.actions)), set())[0]
+        return all(any(f in self._start_facts for f in options) for options in self._goal_disjunctions(goal))
 
     def landmarks(self, goal: Goal, state: PlanningState | None = None) -> list[Fact] | Unsolvable:
         """Facts every plan for `goal` from `state` must make true (FD's exhaustive landmarks).

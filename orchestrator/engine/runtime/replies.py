@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
 from ..catalog.formats import parse_format
+from ..catalog.phrases import has_determiner, is_clause, the_thing
 from ..catalog.sensitivity import sensitivity
 from ..catalog.spec import CatalogSpec, Goal, Intent
 from .nlu import spoken_option
 
 ReplyKind = Literal["text", "question", "consent", "result", "resumed", "explanation"]
+# What a reply tells about the turn, for whoever counts turns (the analytics page) without reading words:
+# the user's message was not understood; the user refused a consent.
+ReplyMark = Literal["not_understood", "consent_refused"]
 
 
 @dataclass(frozen=True)
@@ -24,6 +28,7 @@ class Reply:
     elements: tuple[str, ...] = ()  # consent: the sensitive elements to share
     goal: str | None = None  # resumed / result / offer: the intent
     data: dict[str, Any] = field(default_factory=dict)
+    mark: ReplyMark | None = None  # stored beside the reply (`Message.mark`), not part of its API body
 
     def as_dict(self) -> dict[str, Any]:
         body: dict[str, Any] = {"kind": self.kind, "text": self.text}
@@ -37,8 +42,6 @@ class Reply:
         return body
 
 
-WH_WORDS = frozenset(("what", "which", "how", "when", "where", "who", "why"))
-DETERMINERS = frozenset(("a", "an", "the", "your", "my", "our", "their", "his", "her", "its", "this", "that", "any"))
 
 
 def _lower_first(text: str) -> str:
@@ -57,6 +60,9 @@ class Wording:
 
     def __init__(self, spec: CatalogSpec):
         self.spec = spec
+        # Which intents the help and the greeting offer: the planner orchestrator offers only those with a
+        # plan (set by the orchestrator); by default every intent.
+        self.can_offer: Callable[[Intent], bool] = lambda intent: True
 
     def element(self, name: str) -> str:
         """How a sentence names the element: its label, else its description, else its name."""
@@ -94,14 +100,14 @@ class Wording:
             return asked[:-1] + choices + "?" if asked.endswith("?") else asked + choices
         children = [c.name for c in self.spec.elements if c.parent == name]
         if children:
-            kinds = ", ".join(self.element(c) for c in children)
-            return f"Could you give me {self.element(name)} (for example {kinds})?"
+            choices = f" (for example {_or([self.element(c) for c in children])})"
         what = self.element(name)
-        first = what.split(" ", 1)[0]
-        if first in WH_WORDS:  # "what went wrong" is already a question
+        if is_clause(what):  # "how you pay for the order" is already a question: "How do you pay ...?"
             asked = _inverted(what)
             return f"{asked[:1].upper()}{asked[1:]}{choices}?"
-        if first not in DETERMINERS:
+        if children:  # one of several kinds: "Could you give me your document (for example a passport ...)?"
+            return f"Could you give me {the_thing(what, owner='your')}{choices}?"
+        if not has_determiner(what):
             what = f"the {what}"
         return f"What is {what}{choices}?"
 
@@ -149,7 +155,7 @@ class Wording:
         return (intent.description if intent and intent.description else named_request(name))
 
     def help(self) -> str:
-        things = [i.description or named_request(i.name) for i in self.spec.intents]
+        things = [i.description or named_request(i.name) for i in self.spec.intents if self.can_offer(i)]
         if not things:
             return "I have no requests I can help with yet."
         listed = ", ".join(things[:-1]) + (" or " if len(things) > 1 else "") + things[-1]

@@ -48,11 +48,13 @@ class Orchestrator:
         self.spec = spec
         self.planner = planner
         self.invoker = invoker
-        self.words = Wording(spec)
         self.generator: CommandGenerator = generator or RuleCommandGenerator()
         self.executor = Executor(spec, planner, invoker)
+        self.words: Wording = self.executor.words  # one wording: the greeting and every help say the same
         self.prompts = Prompts(spec, planner, self.words)
         self.policy: Policy = self._policy()
+        if self.policy.decides_intents:  # the planner starts only intents with a plan: it offers only those
+            self.words.can_offer = lambda intent: planner.can_plan(intent.goal)
         self.applier = Applier(self.executor, self.prompts, self.policy.said_words)
         self._classifier = classifier
         self._matcher: IntentMatcher | None = None

@@ -18,8 +18,9 @@ from django.core.management.base import CommandError, CommandParser
 
 from catalog_app.cli import VersionedCommand, add_version_option, resolve_version, user_errors
 from catalog_app.services import DEFAULT_WORKSPACE
+from orchestrator.jobs.models import JobStatus
 from orchestrator.jobs.runner import QueueUnavailable, job_publish
-from orchestrator.simulation.models import SimulationRun, SimulationScenario, SimulationStatus
+from orchestrator.simulation.models import SimulationRun, SimulationScenario
 from orchestrator.simulation.services import run_create, run_execute
 
 BAD_INPUT = 2
@@ -63,7 +64,7 @@ class Command(VersionedCommand):
         run = _wait(run, timeout, celery_queue) if queue else run_execute(run_id=run.pk)
         seconds = time.perf_counter() - started
         self.stdout.write(json.dumps(_as_data(run, seconds), indent=2) if as_json else _as_text(run, seconds))
-        if run.status != SimulationStatus.DONE:
+        if run.status != JobStatus.DONE:
             raise CommandError(f"simulation {run.pk} {run.status}{': ' + run.error if run.error else ''}")
 
 

@@ -157,6 +157,18 @@ def test_no_origin_is_server_side_use_and_allowed(demo, client):
     assert server.send(answer.json()["id"], "hello").status_code == 200
 
 
+def test_the_widget_asks_whether_it_may_show_on_the_page_before_showing_its_launcher(demo, client):
+    url = f"/api/v1/assistants/{DEMO_KEY}/widget"
+    allowed = client.get(url, headers={"Origin": DEMO_ORIGIN})
+    assert allowed.status_code == 200
+    assert allowed.json() == {"key": DEMO_KEY, "title": demo.name}
+    assert allowed["Access-Control-Allow-Origin"] == DEMO_ORIGIN
+    refused = client.get(url, headers={"Origin": "https://evil.example"})
+    assert refused.status_code == 403 and "Access-Control-Allow-Origin" not in refused
+    assert client.get("/api/v1/assistants/nosuch/widget", headers={"Origin": DEMO_ORIGIN}).status_code == 404
+    assert not ChatSession.objects.exists()  # asking starts no conversation
+
+
 def test_preflight_answers_the_allowed_origin_only(demo, client):
     session_id = _start(Widget(client))
     url = f"/api/v1/sessions/{session_id}/messages"

@@ -37,6 +37,16 @@ def test_the_panel_greets_without_storing_a_session(analyst_client, demo):
     assert not ChatSession.objects.exists()  # reloaded after every edit: nothing stored until one speaks
 
 
+def test_the_panel_on_a_live_version_says_which_assistant_runs_it(analyst_client, demo):
+    live = demo.catalog_version.number  # load_demo publishes version 1 as the banking assistant
+    page = analyst_client.get(f"/catalogs/banking/test-chat/?version={live}").content.decode()
+    assert "not published" not in page
+    assert f"v{live} promoted · live as {demo.name}" in page
+    Assistant.objects.filter(pk=demo.pk).update(enabled=False)  # switched off: no longer live
+    page = analyst_client.get(f"/catalogs/banking/test-chat/?version={live}").content.decode()
+    assert "not published" in page
+
+
 def test_a_test_conversation_runs_the_draft_with_its_plans(analyst_client, demo):
     first = _say(analyst_client, "I'd like to apply for a loan")
     session = ChatSession.objects.get()

@@ -11,9 +11,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.test import Client
 
+from orchestrator.jobs.models import JobStatus
 from orchestrator.learning.models import LearningJob, Refinement
 from orchestrator.learning.services import learning_job_create, learning_job_execute, refinements_learn
-from orchestrator.simulation.models import SimulationStatus
 
 EMAIL = "input_needed submit_credit_card.apply email"
 
@@ -48,7 +48,7 @@ def test_the_review_page_queues_a_job_and_polls_its_status_until_it_is_done(bank
     polled = logged_in.get(f"/catalogs/banking/review/jobs/{job.pk}/")
     assert polled.status_code == 200 and "queued" in polled.content.decode()
     done = learning_job_execute(job_id=job.pk)
-    assert done.status == SimulationStatus.DONE and done.proposed == Refinement.objects.count() > 0
+    assert done.status == JobStatus.DONE and done.proposed == Refinement.objects.count() > 0
     polled = logged_in.get(f"/catalogs/banking/review/jobs/{job.pk}/")
     assert polled.status_code == 286  # htmx stops polling
     assert f"{done.proposed} refinements pending review" in polled.content.decode()
@@ -62,12 +62,12 @@ def test_a_running_job_is_left_to_its_worker_until_it_is_stale(banking, run, set
     from django.utils import timezone
 
     job = learning_job_create(catalog=banking.catalog, run=run, enqueue=False)
-    LearningJob.objects.filter(pk=job.pk).update(status=SimulationStatus.RUNNING, started_at=timezone.now())
-    assert learning_job_execute(job_id=job.pk).status == SimulationStatus.RUNNING  # a duplicate delivery
+    LearningJob.objects.filter(pk=job.pk).update(status=JobStatus.RUNNING, started_at=timezone.now())
+    assert learning_job_execute(job_id=job.pk).status == JobStatus.RUNNING  # a duplicate delivery
     assert not Refinement.objects.exists()
     gone = timezone.now() - timedelta(seconds=settings.CONCERTO_JOB_STALE_SECONDS + 1)
     LearningJob.objects.filter(pk=job.pk).update(started_at=gone)  # its worker died long ago
-    assert learning_job_execute(job_id=job.pk).status == SimulationStatus.DONE
+    assert learning_job_execute(job_id=job.pk).status == JobStatus.DONE
 
 
 def test_a_trajectories_file_uploaded_on_the_page_goes_with_the_job(banking, run, logged_in, monkeypatch):
@@ -122,7 +122,7 @@ def test_the_api_queues_a_job_and_answers_its_status(banking, run, basic_auth, m
     assert status["status"] == "done" and status["proposed"] == Refinement.objects.count() > 0
     assert client.get("/api/v1/catalogs/banking/refinements/jobs/999999", **basic_auth).status_code == 404
     unfinished = run.__class__.objects.filter(pk=run.pk)
-    unfinished.update(status=SimulationStatus.RUNNING)
+    unfinished.update(status=JobStatus.RUNNING)
     refused = client.post("/api/v1/catalogs/banking/refinements/jobs", json.dumps({"run": run.pk}),
                           content_type="application/json", **basic_auth)
     assert refused.status_code == 422 and "learn from a finished run" in refused.json()["detail"]

@@ -52,7 +52,7 @@ from orchestrator.learning.models import LearningJob, Refinement
 from orchestrator.modes import AssistantMode
 from orchestrator.simulation.models import SimulationRun
 from orchestrator.simulation.services import run_create
-from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
+from orchestrator.validation.models import TrajectoryAnalysis
 
 pytestmark = pytest.mark.django_db
 
@@ -270,7 +270,7 @@ def world(db) -> Iterator[World]:
     run = run_create(workspace=workspace, version=v1, scenario="realistic", conversations=2, enqueue=False)
     stale = timezone.now() - timedelta(hours=2)
     stalled = TrajectoryAnalysis.objects.create(workspace=workspace, version=v1, samples=[], total=1,
-                                                status=AnalysisStatus.RUNNING, started_at=stale, heartbeat_at=stale)
+                                                status=JobStatus.RUNNING, started_at=stale, heartbeat_at=stale)
     failed_run = run_create(workspace=workspace, version=v1, scenario="realistic", conversations=2, enqueue=False)
     SimulationRun.objects.filter(pk=failed_run.pk).update(status=JobStatus.FAILED, error="the worker failed")
     learning_job = LearningJob.objects.create(catalog=banking, run=run)

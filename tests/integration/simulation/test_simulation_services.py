@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from orchestrator.engine.errors import ConcertoError, SpecError
-from orchestrator.simulation.models import SimulatedConversation, SimulationRun, SimulationStatus
+from orchestrator.jobs.models import JobStatus
+from orchestrator.simulation.models import SimulatedConversation, SimulationRun
 from orchestrator.simulation.services import run_cancel, run_chunk, run_create, run_dispatch, run_execute
 
 
@@ -14,7 +15,7 @@ def test_a_run_computes_every_conversation_once_and_writes_its_figures(workspace
                      chunk_size=7, enqueue=False)
     assert run.differences and run.scenario == realistic
     finished = run_execute(run_id=run.pk)
-    assert finished.status == SimulationStatus.DONE and finished.done == 30
+    assert finished.status == JobStatus.DONE and finished.done == 30
     assert sorted(finished.results.values_list("index", flat=True)) == list(range(30))
     summary = finished.summary
     assert summary["conversations"] == 30
@@ -31,7 +32,7 @@ def test_a_redelivered_chunk_adds_nothing_and_changes_nothing(workspace, banking
     run_dispatch(run_id=run.pk, send=lambda *chunk: None)
     assert run_chunk(run_id=run.pk, start=0, stop=10) == 10
     first = {c.index: (c.transcript, c.pk) for c in SimulatedConversation.objects.filter(run=run)}
-    SimulationRun.objects.filter(pk=run.pk).update(status=SimulationStatus.RUNNING)  # as if delivered while running
+    SimulationRun.objects.filter(pk=run.pk).update(status=JobStatus.RUNNING)  # as if delivered while running
     assert run_chunk(run_id=run.pk, start=0, stop=10) == 0
     again = {c.index: (c.transcript, c.pk) for c in SimulatedConversation.objects.filter(run=run)}
     assert again == first
@@ -44,7 +45,7 @@ def test_a_chunk_taken_over_midway_computes_only_what_is_missing(workspace, bank
     run_chunk(run_id=run.pk, start=0, stop=5)  # what a killed worker had stored
     assert run_chunk(run_id=run.pk, start=0, stop=12) == 7
     run.refresh_from_db()
-    assert run.status == SimulationStatus.DONE
+    assert run.status == JobStatus.DONE
     assert sorted(run.results.values_list("index", flat=True)) == list(range(12))
 
 
@@ -63,10 +64,10 @@ def test_a_cancelled_run_stops_and_keeps_what_it_has(workspace, banking, realist
     run_dispatch(run_id=run.pk, send=lambda *chunk: None)
     run_chunk(run_id=run.pk, start=0, stop=10)
     cancelled = run_cancel(run=run, user=analyst)
-    assert cancelled.status == SimulationStatus.CANCELLED and cancelled.finished_at is not None
+    assert cancelled.status == JobStatus.CANCELLED and cancelled.finished_at is not None
     assert run_chunk(run_id=run.pk, start=10, stop=20) == 0
     assert run.results.count() == 10
-    assert run_cancel(run=run, user=analyst).status == SimulationStatus.CANCELLED  # twice is harmless
+    assert run_cancel(run=run, user=analyst).status == JobStatus.CANCELLED  # twice is harmless
 
 
 def test_bad_input_is_refused_and_nothing_is_saved(workspace, banking, realistic, scenario_data):

@@ -20,7 +20,8 @@ from django.core.management import call_command
 from django.db import connection
 
 from config import celery_app
-from orchestrator.simulation.models import SimulationRun, SimulationStatus
+from orchestrator.jobs.models import JobStatus
+from orchestrator.simulation.models import SimulationRun
 from orchestrator.simulation.services import run_create
 from tests.conftest import ROOT, database_url
 
@@ -83,7 +84,7 @@ def test_a_worker_runs_a_small_run_to_completion_and_a_redelivered_chunk_adds_no
         finally:
             stop(worker)
     finished = SimulationRun.objects.get(pk=run.pk)
-    assert (finished.status, finished.done) == (SimulationStatus.DONE, 24)
+    assert (finished.status, finished.done) == (JobStatus.DONE, 24)
     assert indices(finished) == list(range(24))
     assert {c.index: c.pk for c in finished.results.all()} == stored
     assert finished.summary["conversations"] == 24
@@ -109,7 +110,7 @@ def test_a_worker_killed_mid_run_loses_nothing_and_another_finishes_it(workspace
         finally:
             stop(second)
     finished = SimulationRun.objects.get(pk=run.pk)
-    assert finished.status == SimulationStatus.DONE
+    assert finished.status == JobStatus.DONE
     assert indices(finished) == list(range(120))  # every conversation, exactly once
     kept = {c.index: c.pk for c in finished.results.filter(index__in=list(before))}
     assert kept == before  # what the killed worker stored is kept as it was

@@ -19,7 +19,8 @@ import pytest
 from celery import Celery
 from django.db import connection
 
-from orchestrator.simulation.models import SimulationRun, SimulationStatus
+from orchestrator.jobs.models import JobStatus
+from orchestrator.simulation.models import SimulationRun
 from orchestrator.simulation.services import run_create
 from tests.conftest import ROOT, database_url
 
@@ -72,7 +73,7 @@ def simulate_on_a_new_worker(workspace, banking, log: Path, *options: str, seed:
     finally:
         stop(worker)
     finished = SimulationRun.objects.get(pk=run.pk)
-    if (finished.status, finished.done) != (SimulationStatus.DONE, 4):
+    if (finished.status, finished.done) != (JobStatus.DONE, 4):
         return (f"the run is {finished.status!r} with {finished.done} of 4 after {BOUND} s:\n"
                 f"{log.read_text()[-3000:]}")
     return ""

@@ -76,3 +76,39 @@ def test_elements_left_over_by_a_deleted_skill_are_listed_in_lint(logged_in, piz
     preview = logged_in.get("/catalogs/shop/preview/?version=1", **HTMX).content.decode()
     assert 'data-kind="unused_element"' in preview
     assert "Element <code>adress</code> is used by nothing" in preview
+
+
+INTENT = {"new-intent-name": "track_order", "new-intent-examples": "where is my order",
+          "new-intent-goal_known": "order_status"}
+
+
+def test_a_new_name_in_an_intents_goal_is_offered_as_a_new_element(logged_in, pizza):
+    response = logged_in.post("/catalogs/shop/v1/intents/add/", INTENT, **HTMX)
+
+    html = response.content.decode()
+    assert response.status_code == 422
+    assert "Create 1 new element?" in html
+    assert 'name="new-intent-create_elements" value="order_status"' in html
+    assert "Not an element yet" in html
+    assert not _spec(pizza).intents
+
+    confirmed = logged_in.post("/catalogs/shop/v1/intents/add/",
+                               {**INTENT, "new-intent-create_elements": "order_status"}, **HTMX)
+    assert confirmed.status_code == 200
+    spec = _spec(pizza)
+    assert spec.intent("track_order").goal.known == ("order_status",)
+    made = spec.element("order_status")
+    assert not made.askable  # something a skill finds out, as a new output is, until the analyst says otherwise
+
+
+def test_a_new_name_added_to_an_existing_intents_goal_is_offered_too(logged_in, pizza):
+    logged_in.post("/catalogs/shop/v1/intents/add/", {**INTENT, "new-intent-goal_known": "pizza_size"}, **HTMX)
+    edit = {"intent-track_order-name": "track_order", "intent-track_order-examples": "where is my order",
+            "intent-track_order-goal_known": "pizza_size, order_status"}
+    response = logged_in.post("/catalogs/shop/v1/intents/track_order/", edit, **HTMX)
+    assert response.status_code == 422
+    assert 'name="intent-track_order-create_elements" value="order_status"' in response.content.decode()
+    response = logged_in.post("/catalogs/shop/v1/intents/track_order/",
+                              {**edit, "intent-track_order-create_elements": "order_status"}, **HTMX)
+    assert response.status_code == 200
+    assert _spec(pizza).intent("track_order").goal.known == ("pizza_size", "order_status")

@@ -17,8 +17,9 @@ from django.utils import timezone
 
 from catalog_app.models import Role
 from catalog_app.services import membership_set, user_create
+from orchestrator.jobs.models import JobStatus
 from orchestrator.validation import analysis_jobs as analysis_job_services
-from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
+from orchestrator.validation.models import TrajectoryAnalysis
 from orchestrator.validation.services import analysis_create, analysis_run
 
 from .conftest import BANKING_SAMPLES
@@ -36,7 +37,7 @@ def queued(workspace, banking, analyst) -> TrajectoryAnalysis:
 def _running(analysis: TrajectoryAnalysis, silent_for: int) -> TrajectoryAnalysis:
     """As a worker leaves it: running at 1 of 3, its last heartbeat `silent_for` seconds ago."""
     beat = timezone.now() - timedelta(seconds=silent_for)
-    TrajectoryAnalysis.objects.filter(pk=analysis.pk).update(status=AnalysisStatus.RUNNING, done=1, started_at=beat,
+    TrajectoryAnalysis.objects.filter(pk=analysis.pk).update(status=JobStatus.RUNNING, done=1, started_at=beat,
                                                              heartbeat_at=beat)
     return TrajectoryAnalysis.objects.get(pk=analysis.pk)
 
@@ -93,14 +94,14 @@ def test_a_redelivered_message_takes_over_a_stalled_job(queued, settings):
     settings.CONCERTO_JOB_STALE_SECONDS = 60
     _running(queued, silent_for=120)
     done = analysis_run(analysis_id=queued.pk)
-    assert (done.status, done.done) == (AnalysisStatus.DONE, 3)
+    assert (done.status, done.done) == (JobStatus.DONE, 3)
 
 
 def test_a_message_delivered_twice_leaves_a_live_job_to_its_worker(queued, settings):
     settings.CONCERTO_JOB_STALE_SECONDS = 60
     _running(queued, silent_for=5)
     again = analysis_run(analysis_id=queued.pk)
-    assert (again.status, again.done, again.report) == (AnalysisStatus.RUNNING, 1, None)
+    assert (again.status, again.done, again.report) == (JobStatus.RUNNING, 1, None)
 
 
 def test_the_worker_writes_a_heartbeat_with_its_progress(queued):
@@ -118,7 +119,7 @@ def test_the_page_says_a_job_has_stalled_and_an_admin_requeues_it(queued, admin,
         response = admin.post(f"/validation/analyses/{queued.pk}/requeue/")
     assert response.status_code == 302
     queued.refresh_from_db()
-    assert (queued.status, queued.done, queued.heartbeat_at) == (AnalysisStatus.QUEUED, 0, None)
+    assert (queued.status, queued.done, queued.heartbeat_at) == (JobStatus.QUEUED, 0, None)
     assert enqueued == [queued.pk]
 
 
@@ -138,7 +139,7 @@ def test_a_live_job_is_not_requeued(queued, admin, enqueued, settings, workspace
     _running(queued, silent_for=5)
     admin.post(f"/validation/analyses/{queued.pk}/requeue/")
     queued.refresh_from_db()
-    assert queued.status == AnalysisStatus.RUNNING and enqueued == []
+    assert queued.status == JobStatus.RUNNING and enqueued == []
     with pytest.raises(analysis_job_services.NotStalled):
         analysis_job_services.analysis_check_requeue(analysis=queued, user=queued.created_by)
 
@@ -191,9 +192,9 @@ def test_a_job_whose_whole_worker_was_killed_is_finished_by_the_next_worker(work
         first.send_signal(signal.SIGKILL)
         first.wait(timeout=30)
         stuck = TrajectoryAnalysis.objects.get(pk=analysis.pk)
-        assert stuck.status == AnalysisStatus.RUNNING and stuck.done < stuck.total
+        assert stuck.status == JobStatus.RUNNING and stuck.done < stuck.total
         second = _worker(queue, broker, **quick)
-        _wait_for(lambda: TrajectoryAnalysis.objects.get(pk=analysis.pk).status == AnalysisStatus.DONE, timeout=180)
+        _wait_for(lambda: TrajectoryAnalysis.objects.get(pk=analysis.pk).status == JobStatus.DONE, timeout=180)
     finally:
         for worker in (first, second):
             if worker is not None and worker.poll() is None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from orchestrator.engine.analysis.trajectory_io import DataError
-from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
+from orchestrator.jobs.models import JobStatus
+from orchestrator.validation.models import TrajectoryAnalysis
 from orchestrator.validation.services import analysis_create, analysis_run
 
 from .conftest import BANKING_SAMPLES
@@ -20,9 +21,9 @@ def queued(workspace, banking, analyst) -> TrajectoryAnalysis:
 
 
 def test_a_run_writes_the_report_and_the_progress(queued):
-    assert (queued.status, queued.total, queued.done) == (AnalysisStatus.QUEUED, 3, 0)
+    assert (queued.status, queued.total, queued.done) == (JobStatus.QUEUED, 3, 0)
     done = analysis_run(analysis_id=queued.pk)
-    assert (done.status, done.done, done.percent, done.error) == (AnalysisStatus.DONE, 3, 100, "")
+    assert (done.status, done.done, done.percent, done.error) == (JobStatus.DONE, 3, 100, "")
     assert done.report["count"] == 3 and done.report["troubled"] == [1, 2]
     assert done.started_at <= done.finished_at
 
@@ -35,15 +36,15 @@ def test_running_again_leaves_a_finished_analysis_as_it_is(queued):
 
 
 def test_a_job_redelivered_after_its_worker_died_starts_over(queued):
-    TrajectoryAnalysis.objects.filter(pk=queued.pk).update(status=AnalysisStatus.RUNNING, done=2)
+    TrajectoryAnalysis.objects.filter(pk=queued.pk).update(status=JobStatus.RUNNING, done=2)
     done = analysis_run(analysis_id=queued.pk)
-    assert (done.status, done.done) == (AnalysisStatus.DONE, 3)
+    assert (done.status, done.done) == (JobStatus.DONE, 3)
 
 
 def test_input_that_no_longer_reads_fails_the_job_with_a_message(queued):
     TrajectoryAnalysis.objects.filter(pk=queued.pk).update(samples=[{"output": "[broken"}])
     failed = analysis_run(analysis_id=queued.pk)
-    assert failed.status == AnalysisStatus.FAILED
+    assert failed.status == JobStatus.FAILED
     assert failed.error == "samples[0].output: not JSON: Expecting value" and failed.report is None
 
 

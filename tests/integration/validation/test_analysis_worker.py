@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
+from orchestrator.jobs.models import JobStatus
+from orchestrator.validation.models import TrajectoryAnalysis
 from orchestrator.validation.services import analysis_create
 from tests.conftest import celery_worker
 
@@ -30,7 +31,7 @@ def test_a_worker_runs_a_batch_analysis_and_stores_its_report(workspace, banking
         again = client.send_task("orchestrator.tasks.trajectory_analysis_run", args=[analysis.pk], queue=queue)
         assert again.get(timeout=90) == "done"
     stored = TrajectoryAnalysis.objects.get(pk=analysis.pk)
-    assert (stored.status, stored.total, stored.done) == (AnalysisStatus.DONE, 120, 120)
+    assert (stored.status, stored.total, stored.done) == (JobStatus.DONE, 120, 120)
     assert stored.finished_at == finished_at
     report = stored.report
     assert (report["count"], report["passed"]) == (120, 40)

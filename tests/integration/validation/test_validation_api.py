@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
+from orchestrator.jobs.models import JobStatus
+from orchestrator.validation.models import TrajectoryAnalysis
 from orchestrator.validation.services import analysis_run
 from tests.unit.engine.flows import CHECK_BEFORE_CONSENT
 
@@ -135,5 +136,5 @@ def test_another_workspaces_analysis_does_not_exist(client, banking, basic_auth)
     from catalog_app.models import Workspace
 
     other = Workspace.objects.create(name="Other", slug="other")
-    analysis = TrajectoryAnalysis.objects.create(workspace=other, samples=[], status=AnalysisStatus.QUEUED)
+    analysis = TrajectoryAnalysis.objects.create(workspace=other, samples=[], status=JobStatus.QUEUED)
     assert client.get(f"{ANALYSES}/{analysis.pk}", **basic_auth).status_code == 404

@@ -9,7 +9,8 @@ import re
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from orchestrator.validation.models import AnalysisStatus, TrajectoryAnalysis
+from orchestrator.jobs.models import JobStatus
+from orchestrator.validation.models import TrajectoryAnalysis
 from orchestrator.validation.services import analysis_create, analysis_run
 from tests.unit.engine.flows import CHECK_BEFORE_CONSENT
 
@@ -95,7 +96,7 @@ def test_the_progress_bar_is_polled_until_the_answer_is_286(logged_in, workspace
     page = logged_in.get(url).content.decode()
     assert 'hx-trigger="every 1s"' in page and '<progress id="analysis-progress" max="3" value="0">' in page
 
-    TrajectoryAnalysis.objects.filter(pk=analysis.pk).update(status=AnalysisStatus.RUNNING, done=2)
+    TrajectoryAnalysis.objects.filter(pk=analysis.pk).update(status=JobStatus.RUNNING, done=2)
     poll = logged_in.get(url, **HTMX)
     assert poll.status_code == 200
     assert '<progress id="analysis-progress" max="3" value="2">' in poll.content.decode()

@@ -249,7 +249,7 @@ class Applier:
             state.prune("authorize", (target,))  # never ask again in this session
             refused = (self.words.element(target) if self.spec.privacy == "per_element"
                        else f"it with {target.replace('_', ' ')}")
-            log.say(Reply("text", f"Understood: I will not share {refused}."))
+            log.say(Reply("text", f"Understood: I will not share {refused}.", mark="consent_refused"))
             return f"consent refused for {target}"
         start = next((c for c in commands if isinstance(c, StartIntent)), None)
         if start is not None:
@@ -339,7 +339,7 @@ class Applier:
         if state.current is None:
             # a value alone ("07700 900123") is kept for the next request rather than not understood
             opening = said or "Sorry, I did not understand that."
-            log.say(Reply("text", f"{opening} {self.words.help()}"))
+            log.say(Reply("text", f"{opening} {self.words.help()}", mark=None if said else "not_understood"))
             return None
         return "the user said more"
 
