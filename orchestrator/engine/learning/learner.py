@@ -41,7 +41,7 @@ from ..errors import ConcertoError
 from ..planning.planner import Planner
 from ..runtime.acts import control_act
 from ..runtime.masking import MASK
-from ..runtime.nlu import STOPWORDS, tokens
+from ..runtime.nlu import STOPWORDS, extract_values, tokens
 from ..runtime.rejections import named_elements
 from .observations import CallSeen, Conversation
 from .refinements import Kind, Op, Refinement, apply_refinements
@@ -384,11 +384,13 @@ HOW = {"unheard": "not understood, then the user asked for {intent}",
        "declined": "asked about, the user turned the offer down, then asked for {intent}"}
 
 
-def _carries_value(text: str, given: frozenset[str]) -> bool:
+def _carries_value(spec: CatalogSpec, text: str, given: frozenset[str]) -> bool:
     """Whether the request also gives a value ("I need a loan, my card type is gold"): its words cannot be told
-    from the value's, and an example would teach recognition the value (here, a card) as a sign of the intent."""
+    from the value's, and an example would teach recognition the value (here, a card) as a sign of the intent.
+    The assistant's own reader says what a text gives; a value the conversation holds counts too."""
     lowered = text.lower()
-    return any(len(value) >= 3 and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", lowered) for value in given)
+    return bool(extract_values(spec, text)) or any(
+        len(value) >= 3 and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", lowered) for value in given)
 
 
 def _examples(spec: CatalogSpec, conversations: Sequence[Conversation], t: Thresholds) -> list[Refinement]:
@@ -404,7 +406,7 @@ def _examples(spec: CatalogSpec, conversations: Sequence[Conversation], t: Thres
     for c in conversations:
         for opening in c.openings:
             text = " ".join(opening.text.split())
-            if text and MASK not in text and len(text) <= 200 and not _carries_value(text, c.given):
+            if text and MASK not in text and len(text) <= 200 and not _carries_value(spec, text, c.given):
                 heard[(opening.intent, text)].append((c.ident, opening.how))
                 meant[text.lower()].add(opening.intent)
     # Never an example: a reply to a prompt, a text heard before two intents, one without a content word,

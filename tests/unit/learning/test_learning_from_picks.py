@@ -64,11 +64,11 @@ def test_a_phrase_picked_for_two_intents_or_for_both_is_never_proposed(banking_s
 
 
 def test_an_answer_to_a_question_is_never_a_request_even_where_it_was_not_understood(banking_spec):
-    # "the gold one" answered a question in one conversation; said with nothing asked elsewhere, it is still refused
-    answered = conversation("c0", user("I want a credit card"), sure("apply_credit_card"), EMAIL, user("the gold one"))
-    unheard = conversation("c1", user("the gold one"), ("assistant", "text", "Sorry, I did not understand that.", {}),
+    # "shop money" answered a question in one conversation; said with nothing asked elsewhere, it is still refused
+    answered = conversation("c0", user("I want a credit card"), sure("apply_credit_card"), EMAIL, user("shop money"))
+    unheard = conversation("c1", user("shop money"), ("assistant", "text", "Sorry, I did not understand that.", {}),
                            user("I want a credit card"), sure("apply_credit_card"))
-    assert list(examples(banking_spec, unheard)) == [("apply_credit_card", "the gold one")]
+    assert list(examples(banking_spec, unheard)) == [("apply_credit_card", "shop money")]
     assert examples(banking_spec, answered, unheard) == {}
 
 
