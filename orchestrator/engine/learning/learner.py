@@ -384,12 +384,17 @@ HOW = {"unheard": "not understood, then the user asked for {intent}",
        "declined": "asked about, the user turned the offer down, then asked for {intent}"}
 
 
+_STATES_VALUE = re.compile(r"\d|@|\bmy\s+(?:\w+\s+){0,3}(?:is|are|was)\s+\w", re.IGNORECASE)
+
+
 def _carries_value(spec: CatalogSpec, text: str, given: frozenset[str]) -> bool:
     """Whether the request also gives a value ("I need a loan, my card type is gold"): its words cannot be told
     from the value's, and an example would teach recognition the value (here, a card) as a sign of the intent.
-    The assistant's own reader says what a text gives; a value the conversation holds counts too."""
+    The assistant's own reader says what a text gives, for the catalog's elements; a thin catalog may not
+    have the element yet, so a stated fact ("my loan amount is ...") or a figure, an address or an e-mail
+    counts too, and so does a value the conversation holds."""
     lowered = text.lower()
-    return bool(extract_values(spec, text)) or any(
+    return bool(_STATES_VALUE.search(text) or extract_values(spec, text)) or any(
         len(value) >= 3 and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", lowered) for value in given)
 
 

@@ -151,3 +151,12 @@ def test_a_request_that_also_gives_a_value_is_never_an_example():
             heard("need cash for a boat purchase", "c", {"loan_amount": "25000", "card_type": "gold"})]
     examples = {r.change["value"] for r in learn(spec, seen) if r.kind is Kind.INTENT_EXAMPLE}
     assert examples == {"need cash for a boat purchase"}
+
+
+def test_a_request_stating_a_value_the_sketch_does_not_know_yet_is_never_an_example():
+    spec = thin()  # no loan amount element yet
+    said = transcript(("user", "user", "I want a credit card My loan amount is large", {}), SORRY,
+                      ("user", "user", "x", {}), LOAN)
+    other = transcript(("user", "user", "money for a boat please 25000", {}), SORRY, ("user", "user", "x", {}), LOAN)
+    assert not [r for r in learn(spec, [from_trace("a", [], said), from_trace("b", [], other)])
+                if r.kind is Kind.INTENT_EXAMPLE]
