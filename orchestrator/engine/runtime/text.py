@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 CONTRACTIONS = (
     (re.compile(r"\bwon'?t\b"), "will not"),
@@ -23,6 +24,9 @@ CONTRACTIONS = (
 WORD = re.compile(r"[a-z0-9][a-z0-9-]*[a-z0-9]|[a-z0-9]")
 
 
+# Every reader of a message (acts, polarity, questions, recognition) normalises it again, about a dozen
+# times a turn: the answer is kept for the texts seen last.
+@lru_cache(maxsize=4096)
 def normalise(text: str) -> str:
     """Lower case, contractions spelt out, apostrophes and punctuation gone."""
     text = text.lower().replace("’", "'")
