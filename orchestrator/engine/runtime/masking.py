@@ -10,7 +10,8 @@ switched off where every value is known, as in a simulation, whose values the si
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
 from ..catalog.formats import parse_format
@@ -138,16 +139,13 @@ class Scrubber:
     def data(self, data: Any) -> Any:
         """A copy of JSON-like data (dicts, lists, strings) with every string masked but the authored
         fields of replies; `data` itself when this masker hides nothing."""
-        return data if self.hides_nothing else self._data(data)
-
-    def _data(self, data: Any) -> Any:
-        if isinstance(data, str):
-            return self.text(data)
-        if isinstance(data, dict):
-            return {key: value if key in self.AUTHORED else self._data(value) for key, value in data.items()}
-        if isinstance(data, list | tuple):
-            return [self._data(value) for value in data]
-        return data
+        if self.hides_nothing:
+            return data
+        if self.known is not None and not (self.digits or self.formats or self.shapes):
+            # Known values only (a simulation's trace and state, every string of them): one regex
+            # substitution per string, without the guessing layers' calls.
+            return _walk(data, partial(self.known.sub, MASK), self.AUTHORED)
+        return _walk(data, self.text, self.AUTHORED)
 
     @staticmethod
     def _format(pattern: str, text: str) -> str:
@@ -172,6 +170,16 @@ class Scrubber:
         for start, end in reversed(spans):
             text = text[:start] + MASK + text[end:]
         return text
+
+
+def _walk(data: Any, text: Callable[[str], str], authored: frozenset[str]) -> Any:
+    if isinstance(data, str):
+        return text(data) if data else data
+    if isinstance(data, dict):
+        return {key: value if key in authored else _walk(value, text, authored) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [_walk(value, text, authored) for value in data]
+    return data
 
 
 def scrubber_for(spec: CatalogSpec, state: SessionState, extra: Iterable[str] = ()) -> Scrubber:

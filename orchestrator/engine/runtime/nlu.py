@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from typing import Protocol
 
 import number_parser
@@ -33,8 +34,16 @@ TOKEN = re.compile(r"[a-z0-9]+")
 
 
 def tokens(text: str) -> list[str]:
+    return list(_tokens(text))
+
+
+# The same texts are read over and over (an element's description on every value found, a message by
+# every reader of a turn): their words are kept, as are those below that depend on an element's
+# own words only.
+@lru_cache(maxsize=8192)
+def _tokens(text: str) -> tuple[str, ...]:
     words = TOKEN.findall(text.lower())
-    return [_stem(w) for w in words if w not in STOPWORDS]
+    return tuple(_stem(w) for w in words if w not in STOPWORDS)
 
 
 def _stem(word: str) -> str:
@@ -112,13 +121,18 @@ DETERMINER = re.compile(r"^(?:your|the|a|an|my|our|their)\s+")
 
 
 def _phrases(element: Element) -> list[str]:
-    names = [element.name.replace("_", " "), element.label or "", element.description]
+    return list(_phrases_of(element.name, element.label, element.description))
+
+
+@lru_cache(maxsize=4096)
+def _phrases_of(name: str, label: str | None, description: str) -> tuple[str, ...]:
+    names = [name.replace("_", " "), label or "", description]
     phrases = []
     for name in names:
         words = " ".join(TOKEN.findall(name.lower()))
         if words:
             phrases += [words, DETERMINER.sub("", words)]
-    return [p for p in dict.fromkeys(phrases) if p]
+    return tuple(p for p in dict.fromkeys(phrases) if p)
 
 
 # --- Values by format -------------------------------------------------------------------------------
@@ -168,7 +182,12 @@ LEADING_DIRECTION = re.compile(r"^(to|towards|into|from|out of)\s+(?=\S)", re.I)
 
 def _direction(element: Element) -> str | None:
     """"towards" for a destination, "away" for an origin, None for an element that is no place."""
-    said = [element.name.replace("_", " "), element.description, element.question or ""]
+    return _direction_of(element.name, element.description, element.question)
+
+
+@lru_cache(maxsize=4096)
+def _direction_of(name: str, description: str, question: str | None) -> str | None:
+    said = [name.replace("_", " "), description, question or ""]
     words = set(TOKEN.findall(" ".join(said).lower()))
     # "where you are flying from" points away; "the code from your app" is no place at all
     away = words & AWAY or any(t.lower().rstrip(" ?.").endswith(" from") for t in said)
@@ -229,6 +248,7 @@ NUMBER_WORD = re.compile(r"\b(?:zero|one|two|three|four|five|six|seven|eight|nin
                          r"|sixty|seventy|eighty|ninety|hundred)\b", re.I)
 
 
+@lru_cache(maxsize=4096)  # each clause is read for every money and number element of the catalog
 def _in_digits(utterance: str) -> str:
     """ "twenty thousand dollars" -> "20000 dollars" (number-parser), when words spell a number.
 
@@ -267,8 +287,13 @@ CLAUSE = re.compile(r",(?!\d{3}\b)|[;!?]|\.\s|\band\b|\bbut\b", re.I)  # not the
 
 def element_words(element: Element) -> set[str]:
     """The words that name an element in a sentence: its name's parts, its label and description."""
-    text = " ".join((element.name.replace("_", " "), element.label or "", element.description))
-    return set(tokens(text)) - {"your", "the", "a"}
+    return set(_element_words(element.name, element.label, element.description))
+
+
+@lru_cache(maxsize=4096)
+def _element_words(name: str, label: str | None, description: str) -> frozenset[str]:
+    text = " ".join((name.replace("_", " "), label or "", description))
+    return frozenset(_tokens(text)) - {"your", "the", "a"}
 
 
 # "yearly income" is named by "70 grand a year", "monthly amount" by "40 a month"; "spread 6k over two
