@@ -25,33 +25,9 @@ from .dates import _date as _date  # dates and patterns live in their own module
 from .dates import ambiguous_date as ambiguous_date
 from .patterns import _linear as _linear
 from .patterns import _looks_like_code, _phone, _regex
-
-STOPWORDS = frozenset(
-    "a an the i i'd i'm me my to for of and or please can could would like want need some is it be do you "
-    "your with on in at this that how what".split()
-)
-TOKEN = re.compile(r"[a-z0-9]+")
-
-
-def tokens(text: str) -> list[str]:
-    return list(_tokens(text))
-
-
-# The same texts are read over and over (an element's description on every value found, a message by
-# every reader of a turn): their words are kept, as are those below that depend on an element's
-# own words only.
-@lru_cache(maxsize=8192)
-def _tokens(text: str) -> tuple[str, ...]:
-    words = TOKEN.findall(text.lower())
-    return tuple(_stem(w) for w in words if w not in STOPWORDS)
-
-
-def _stem(word: str) -> str:
-    # Enough for "loans" ~ "loan", "applying" ~ "apply": examples and users differ in such endings.
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
+from .text import STOPWORDS as STOPWORDS  # words live in text.py; importable from here too
+from .text import TOKEN, _tokens
+from .text import tokens as tokens
 
 
 @dataclass(frozen=True)

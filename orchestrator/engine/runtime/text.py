@@ -1,4 +1,5 @@
-"""Plain text normalisation shared by intent matching and control acts: case, contractions, punctuation."""
+"""Plain text normalisation shared by intent matching and control acts: case, contractions, punctuation;
+and the stemmed content words of a text (`tokens`)."""
 
 from __future__ import annotations
 
@@ -33,3 +34,30 @@ def normalise(text: str) -> str:
     for pattern, replacement in CONTRACTIONS:
         text = pattern.sub(replacement, text)
     return " ".join(WORD.findall(text))
+
+
+STOPWORDS = frozenset(
+    "a an the i i'd i'm me my to for of and or please can could would like want need some is it be do you "
+    "your with on in at this that how what".split()
+)
+TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def tokens(text: str) -> list[str]:
+    return list(_tokens(text))
+
+
+# The same texts are read over and over (an element's description on every value found, a message by
+# every reader of a turn): their words are kept.
+@lru_cache(maxsize=8192)
+def _tokens(text: str) -> tuple[str, ...]:
+    words = TOKEN.findall(text.lower())
+    return tuple(_stem(w) for w in words if w not in STOPWORDS)
+
+
+def _stem(word: str) -> str:
+    # Enough for "loans" ~ "loan", "applying" ~ "apply": examples and users differ in such endings.
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
