@@ -1,6 +1,6 @@
 """Simulation throughput: conversations per second in process and on 1 or 2 Celery workers.
 
-    python -m bench.simulation [--conversations 200] [--full 1000] [--backends postgres,embedded]
+    python -m bench.simulation [--conversations 200] [--full 1000] [--timed N] [--backends postgres,embedded]
 
 Each backend runs in its own child process on a throwaway database: `postgres` is a copy of the
 configured PostgreSQL (`DATABASE_URL`) with Redis at 127.0.0.1:6379/11 as the broker; `embedded`
@@ -36,7 +36,7 @@ SCENARIO = BANKING.parent / "banking-scenario.yaml"
 # --- the child: one backend ------------------------------------------------------------------------
 
 
-def _child(conversations: int, full: int, backend: str) -> list[dict[str, Any]]:
+def _child(conversations: int, full: int, backend: str, timed: int) -> list[dict[str, Any]]:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
@@ -53,12 +53,12 @@ def _child(conversations: int, full: int, backend: str) -> list[dict[str, Any]]:
     original = database["NAME"]
     connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
-        return _rows(conversations, full, backend)
+        return _rows(conversations, full, backend, timed)
     finally:
         connection.creation.destroy_test_db(original, verbosity=0)
 
 
-def _rows(conversations: int, full: int, backend: str) -> list[dict[str, Any]]:
+def _rows(conversations: int, full: int, backend: str, timed: int) -> list[dict[str, Any]]:
     from django.db import connection
 
     from catalog_app.services import catalog_import, workspace_get_or_create_default
@@ -77,7 +77,8 @@ def _rows(conversations: int, full: int, backend: str) -> list[dict[str, Any]]:
         rows.append(_on_workers(workspace, version, conversations, workers, url, broker, backend))
     if full:
         rows.append(_on_workers(workspace, version, full, 2, url, broker, backend))
-        rows.append(_where_time_goes(workspace, version, full, backend))
+    if timed:
+        rows.append(_where_time_goes(workspace, version, timed, backend))
     return rows
 
 
@@ -174,7 +175,8 @@ def _where_time_goes(workspace: Any, version: Any, conversations: int, backend: 
             spent["store"] += time.perf_counter() - started
 
     planner = version_planner(version=version)
-    planner.cache = type(planner.cache)(planner.cache.size)  # a cold cache, as a fresh worker has
+    planner.cache = type(planner.cache)(planner.cache.size)  # cold caches, as a fresh worker has
+    planner.searches = type(planner.searches)(planner.searches.size)
     services.simulate_conversation, services._store = timed_simulate, timed_store
     try:
         run = _run(workspace, version, conversations, seed=2)
@@ -185,7 +187,7 @@ def _where_time_goes(workspace: Any, version: Any, conversations: int, backend: 
         services.simulate_conversation, services._store = simulate, store
     planning = sum(sum(m["planner_ms"]) for m in run.results.values_list("metrics", flat=True)) / 1000
     return _row(backend, "in process, timed", run, total, planning_s=round(planning, 2),
-                searches=planner.cache.misses, cache_hits=planner.cache.hits,
+                searches=planner.searches.misses, cache_hits=planner.cache.hits,
                 conversation_s=round(spent["simulate"], 2), store_s=round(spent["store"], 2))
 
 
@@ -222,11 +224,14 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.simulation", description=__doc__.split("\n")[0])
     parser.add_argument("--conversations", type=int, default=200, help="per throughput row")
     parser.add_argument("--full", type=int, default=1000, help="the big run on 2 workers (0: skip it)")
+    parser.add_argument("--timed", type=int, help="conversations of the in-process run timed part by part "
+                        "(default: as many as --full; 0: skip it)")
     parser.add_argument("--backends", default="postgres,embedded")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    timed = args.full if args.timed is None else args.timed
     if args.child:
-        print(json.dumps(_child(args.conversations, args.full, args.child)))
+        print(json.dumps(_child(args.conversations, args.full, args.child, timed)))
         return
     rows: list[dict[str, Any]] = []
     for backend in [b.strip() for b in args.backends.split(",") if b.strip()]:
@@ -241,7 +246,8 @@ def main(argv: list[str] | None = None) -> None:
         else:
             env["CELERY_BROKER_URL"] = REDIS
         done = subprocess.run([sys.executable, "-m", "bench.simulation", "--child", backend, "--conversations",
-                               str(args.conversations), "--full", str(args.full)], cwd=ROOT, env=env,
+                               str(args.conversations), "--full", str(args.full), "--timed", str(timed)],
+                              cwd=ROOT, env=env,
                               capture_output=True, text=True, check=False)
         if done.returncode != 0:
             print(f"{backend} failed:\n{done.stderr[-3000:]}", file=sys.stderr)

@@ -14,7 +14,10 @@ that is `"unreachable"`, so a monitor can alert on it.
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections.abc import Callable
+from typing import Any
 
 import redis
 from django.core.cache import cache
@@ -26,7 +29,12 @@ from .errors import UNAVAILABLE, json_error
 
 PATH = "/health"
 PROBE_TIMEOUT = 1.0  # seconds a probe of the broker may take
+# A probe opens a broker connection; a load balancer asking every second or two would pay for one on
+# every request. The last answer is kept this long per process (for the broker URL it was about).
+BROKER_PROBE_TTL = 5.0
 log = logging.getLogger(__name__)
+_last_probe: dict[str, tuple[float, str]] = {}
+_probe_lock = threading.Lock()
 
 
 def cache_state() -> str:
@@ -41,6 +49,18 @@ def cache_state() -> str:
 def broker_state() -> str:
     from config.celery import app  # imported here: the settings must be read first
 
+    url = str(app.conf.broker_url)
+    with _probe_lock:
+        seen = _last_probe.get(url)
+    if seen is not None and time.monotonic() - seen[0] < BROKER_PROBE_TTL:
+        return seen[1]
+    state = _probe_broker(app)
+    with _probe_lock:
+        _last_probe[url] = (time.monotonic(), state)
+    return state
+
+
+def _probe_broker(app: Any) -> str:
     try:
         with app.connection_for_write(connect_timeout=PROBE_TIMEOUT) as conn:
             conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=PROBE_TIMEOUT)

@@ -213,7 +213,11 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
         # Workers take a mutex in Redis to restore such messages; one killed while holding it would
         # block every restore until the mutex expires (kombu's default: 300 s).
         "unacked_mutex_expire": env.int("CELERY_RESTORE_MUTEX_EXPIRE", default=15),
+        # A broker host that does not answer at all (rather than refusing) holds a connect this long,
+        # not the system's TCP timeout of minutes: a job start then fails with 503 instead of hanging.
+        "socket_connect_timeout": env.float("CELERY_BROKER_CONNECT_TIMEOUT", default=2.0),
     }
+    CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECT_TIMEOUT", default=2.0)
 # A running job whose worker wrote no progress for this long has lost its worker: the page says
 # so and an admin can re-queue it.
 CONCERTO_JOB_STALE_SECONDS = env.int("CONCERTO_JOB_STALE_SECONDS", default=60)

@@ -4,7 +4,8 @@ The engine's replies carry, beside their text, the reasons an analyst needs: a g
 planner's verdict in `data.reason` ("no plan reaches the goal: nothing can establish ...").
 The reply's text already says it in the user's words ("Sorry, I cannot apply for a loan: I have
 no way to get your credit score."); the reason stays in the stored transcript and the trace for
-the session inspector, and is left out of what the chat API and the widget get.
+the session inspector, and is left out of what the chat API and the widget get. So are the S3
+orchestrator's scores of the skills it weighed (`data.scores`).
 
 A fault of the assistant itself (its catalog cannot be loaded or planned: "the catalog has 1
 problem") is the team's to fix, not the user's: the user is told the assistant cannot answer
@@ -15,7 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-STUDIO_ONLY = frozenset({"reason"})  # keys of a reply's `data` that only the studio sees
+# Keys of a reply's `data` that only the studio sees: the planner's reason, and S3's scores of the
+# skills it weighed (how the assistant ranks its own tools is no one else's business).
+STUDIO_ONLY = frozenset({"reason", "scores"})
 NOT_ANSWERING = "Sorry, this assistant cannot answer right now. Please try again later."
 
 

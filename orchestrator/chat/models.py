@@ -11,6 +11,7 @@ from django.db import models
 
 from catalog_app.models import CatalogVersion
 from orchestrator.assistants.models import Assistant
+from orchestrator.fields import RowsJSONField
 
 
 class ChatSession(models.Model):
@@ -69,7 +70,7 @@ class Message(models.Model):
     role = models.CharField(max_length=16, choices=MessageRole.choices)
     kind = models.CharField(max_length=16)  # a reply kind (text, question, consent, ...) or "user"
     text = models.TextField()
-    data = models.JSONField(default=dict, blank=True)  # the reply as the API gave it, masked
+    data = RowsJSONField(default=dict, blank=True)  # the reply as the API gave it, masked
     created_at = models.DateTimeField(auto_now_add=True)
     # The widget's id of a user message: a resend with the same id runs no second turn.
     client_id = models.CharField(max_length=64, blank=True, default="")
@@ -108,7 +109,7 @@ class TraceEvent(models.Model):
     session = models.ForeignKey(ChatSession, on_delete=models.CASCADE, related_name="trace")
     position = models.PositiveIntegerField()
     kind = models.CharField(max_length=16, choices=TraceKind.choices)
-    data = models.JSONField(default=dict)  # masked like the transcript
+    data = RowsJSONField(default=dict)  # masked like the transcript (a turn's events: rows, not arrays)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -35,7 +35,7 @@ from orchestrator.chat.selectors import session_for_message, session_uuid
 from orchestrator.chat.vault import PURGED, state_open, state_seal
 from orchestrator.engine.catalog.spec import CatalogSpec
 from orchestrator.engine.errors import ConcertoError
-from orchestrator.engine.runtime.masking import Scrubber, mask_text, scrubber_for, sensitive_values
+from orchestrator.engine.runtime.masking import Scrubber, scrubber_for, sensitive_values
 from orchestrator.engine.runtime.nlu import control_act
 from orchestrator.engine.runtime.session import SessionState
 from orchestrator.engine.runtime.turns import TurnLog
@@ -217,7 +217,7 @@ def message_post(*, session_id: uuid.UUID | str, text: str, client_id: str = "",
             runtime.release()  # the turn's remote skills are done: another turn may call its own
 
         values = list(dict.fromkeys(before + sensitive_values(runtime.spec, state)))
-        if hidden and mask_text(text, values) == text:
+        if hidden and Scrubber.known_only(values).text(text) == text:
             values.append(text)  # an unread answer to a sensitive question: hidden whole
         scrub = scrubber_for(runtime.spec, state, extra=values)
         replies = [reply_with_hints(runtime.spec, reply.as_dict()) for reply in log.replies]

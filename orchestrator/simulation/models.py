@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 
 from catalog_app.models import Catalog, CatalogVersion, Workspace
+from orchestrator.fields import RowsJSONField
 from orchestrator.jobs.models import Job, visibility_minutes
 from orchestrator.modes import AssistantMode
 
@@ -89,10 +90,10 @@ class SimulatedConversation(models.Model):
     outcome = models.CharField(max_length=16)  # success | gave_up | stopped | stalled | failed
     success = models.BooleanField()
     turns = models.PositiveIntegerField()
-    metrics = models.JSONField()
-    transcript = models.JSONField()
-    trace = models.JSONField()
-    state = models.JSONField()  # the final session state, sensitive values masked
+    metrics = RowsJSONField()  # stored in batches: rows, not arrays (see RowsJSONField)
+    transcript = RowsJSONField()
+    trace = RowsJSONField()
+    state = RowsJSONField()  # the final session state, sensitive values masked
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

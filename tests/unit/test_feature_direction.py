@@ -17,7 +17,8 @@ import pytest
 from tests.import_graph import imported_modules
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = {"modes", "models", "charts", "engine"}  # shared vocabulary, the models registry, charts, the pure engine
+SHARED = {"modes", "models", "charts", "fields", "engine"}  # shared vocabulary, the models registry, charts,
+# model fields, the pure engine
 MAY_USE = {
     "jobs": set(),
     "validation": {"jobs"},

@@ -137,6 +137,10 @@ def just_in_time(steps: list[GroundAction]) -> list[GroundAction]:
     return regression_order(steps, list(steps[-1].add) if steps else [])
 
 
+def _as_tuple(found: list[int] | None) -> tuple[int, ...] | None:
+    return None if found is None else tuple(found)
+
+
 class Planner:
     """Plans for one compiled catalog version; safe to share between threads."""
 
@@ -147,6 +151,9 @@ class Planner:
         # Exact: the domain and search are fixed for this instance, so (goal, state) decides the plan.
         self.cache: Lru[PlanResult] = Lru(cache_size)
         self._start_facts: set[Fact] | None = None  # what any plan can reach from an empty conversation
+        # Fast Downward's answers by SAS+ text, which decides them: states that differ only in facts
+        # no relevant action reads (an element known that this goal does not need) share one search.
+        self.searches: Lru[tuple[int, ...] | None] = Lru(cache_size)
 
     @classmethod
     def for_spec(cls, spec: CatalogSpec, search: str = OPTIMAL_SEARCH, cache_size: int = 4096) -> Planner:
@@ -161,7 +168,7 @@ class Planner:
         prepared = self._prepare(goal, state)
         if not isinstance(prepared, SasTask):
             return prepared
-        found = run_search(prepared.sas, self.search)
+        found = self.searches.get_or_build(prepared.sas, lambda: _as_tuple(run_search(prepared.sas, self.search)))
         if found is None:  # cannot happen when reachability says yes; kept as a safeguard
             return self._unsolvable(goal, prepared.open_goals, prepared.enabled, prepared.facts, state)
         actions = self.task.actions

@@ -1,13 +1,17 @@
 """Hiding the values of sensitive elements in what is stored for people to read.
 
 The session state keeps the real values (the runtime must send them to skills once consent is
-given); transcripts, traces and debugging views get these helpers' masked copies instead.
+given); transcripts, traces and debugging views get masked copies instead, from one masker,
+`Scrubber`. It always hides the known values; its guessing layers (digit spellings of those
+values, text fitting a sensitive element's format, personal-data shapes in free text) can be
+switched off where every value is known, as in a simulation, whose values the simulator made.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
 from ..catalog.formats import parse_format
@@ -53,30 +57,6 @@ def _pattern(values: Iterable[str]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\w])(?:{alternatives})(?![\w])", re.IGNORECASE)
 
 
-def mask_text(text: str, sensitive_values: Iterable[str]) -> str:
-    """`text` with each sensitive value that appears in it replaced by MASK."""
-    pattern = _pattern(sensitive_values)
-    return pattern.sub(MASK, text) if pattern else text
-
-
-def mask_data(data: Any, sensitive_values: Iterable[str]) -> Any:
-    """A copy of JSON-like data (dicts, lists, strings) with sensitive values masked in every string."""
-    pattern = _pattern(sensitive_values)
-    if pattern is None:
-        return data
-    return _mask(data, pattern)
-
-
-def _mask(data: Any, pattern: re.Pattern[str]) -> Any:
-    if isinstance(data, str):
-        return pattern.sub(MASK, data)
-    if isinstance(data, dict):
-        return {key: _mask(value, pattern) for key, value in data.items()}
-    if isinstance(data, list | tuple):
-        return [_mask(value, pattern) for value in data]
-    return data
-
-
 # --- Scrubbing: sensitive values in any spelling, and personal data in free text ---------------------
 #
 # A small scrubber of our own rather than Presidio (spaCy models to download) or scrubadub (pulls in
@@ -107,19 +87,32 @@ def _digit_spelling(value: str) -> re.Pattern[str] | None:
 
 
 class Scrubber:
-    """Hides what must not be stored: the session's sensitive values in any spelling, any text that
-    fits a sensitive element's format, and e-mail addresses, phone numbers, card, IBAN and SSN-like
-    numbers in free text. `allowed` values (those of elements the catalog does not mark sensitive,
-    such as the e-mail address a lookup needed) stay readable."""
+    """Hides what must not be stored: the session's sensitive values as written and, with the
+    guessing layers on, in any digit spelling (`digits`), any text that fits a sensitive element's
+    format (`formats`, which needs `spec`), and e-mail addresses, phone numbers, card, IBAN and
+    SSN-like numbers in free text (`shapes`). `allowed` values (those of elements the catalog does
+    not mark sensitive, such as the e-mail address a lookup needed) stay readable."""
 
-    def __init__(self, spec: CatalogSpec, values: Iterable[str] = (), allowed: Iterable[str] = ()):
+    def __init__(self, spec: CatalogSpec | None, values: Iterable[str] = (), allowed: Iterable[str] = (), *,
+                 digits: bool = True, formats: bool = True, shapes: bool = True):
         values = [v for v in values if v.strip()]
         self.known = _pattern(values)
-        self.digits = [p for p in (_digit_spelling(v) for v in values) if p is not None]
+        self.digits = [p for p in (_digit_spelling(v) for v in values) if p is not None] if digits else []
         self.formats = [fmt.pattern for e in spec.elements if e.sensitive
-                        for fmt in [parse_format(e.format)] if fmt.is_regex]
+                        for fmt in [parse_format(e.format)] if fmt.is_regex] if formats and spec else []
+        self.shapes = shapes
         self.allowed = {a.strip().lower() for a in allowed if a.strip()}
         self.allowed_phones = {re.sub(r"[^\d+]", "", a) for a in self.allowed}
+
+    @classmethod
+    def known_only(cls, values: Iterable[str]) -> Scrubber:
+        """Only the values given, as written (money in its usual spellings): no guessing, for text
+        whose every sensitive value is known, and for checking that none is left."""
+        return cls(None, values, digits=False, formats=False, shapes=False)
+
+    @property
+    def hides_nothing(self) -> bool:
+        return self.known is None and not self.digits and not self.formats and not self.shapes
 
     def text(self, text: str) -> str:
         if not text:
@@ -130,6 +123,8 @@ class Scrubber:
             text = pattern.sub(MASK, text)
         for fmt in self.formats:
             text = self._format(fmt, text)
+        if not self.shapes:
+            return text
         text = EMAIL_LIKE.sub(lambda m: m.group(0) if m.group(0).lower() in self.allowed else MASK, text)
         text = CARD_LIKE.sub(lambda m: MASK if _luhn(re.sub(r"\D", "", m.group(0))) else m.group(0), text)
         text = SSN_LIKE.sub(MASK, text)
@@ -142,13 +137,15 @@ class Scrubber:
     AUTHORED = frozenset({"hint"})
 
     def data(self, data: Any) -> Any:
-        if isinstance(data, str):
-            return self.text(data)
-        if isinstance(data, dict):
-            return {key: value if key in self.AUTHORED else self.data(value) for key, value in data.items()}
-        if isinstance(data, list | tuple):
-            return [self.data(value) for value in data]
-        return data
+        """A copy of JSON-like data (dicts, lists, strings) with every string masked but the authored
+        fields of replies; `data` itself when this masker hides nothing."""
+        if self.hides_nothing:
+            return data
+        if self.known is not None and not (self.digits or self.formats or self.shapes):
+            # Known values only (a simulation's trace and state, every string of them): one regex
+            # substitution per string, without the guessing layers' calls.
+            return _walk(data, partial(self.known.sub, MASK), self.AUTHORED)
+        return _walk(data, self.text, self.AUTHORED)
 
     @staticmethod
     def _format(pattern: str, text: str) -> str:
@@ -173,6 +170,16 @@ class Scrubber:
         for start, end in reversed(spans):
             text = text[:start] + MASK + text[end:]
         return text
+
+
+def _walk(data: Any, text: Callable[[str], str], authored: frozenset[str]) -> Any:
+    if isinstance(data, str):
+        return text(data) if data else data
+    if isinstance(data, dict):
+        return {key: value if key in authored else _walk(value, text, authored) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [_walk(value, text, authored) for value in data]
+    return data
 
 
 def scrubber_for(spec: CatalogSpec, state: SessionState, extra: Iterable[str] = ()) -> Scrubber:

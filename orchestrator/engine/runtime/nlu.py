@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from typing import Protocol
 
 import number_parser
@@ -24,25 +25,9 @@ from .dates import ambiguous_date as ambiguous_date
 from .patterns import _enum, _looks_like_code, _phone, _regex
 from .patterns import _linear as _linear
 from .patterns import spoken_option as spoken_option
-
-STOPWORDS = frozenset(
-    "a an the i i'd i'm me my to for of and or please can could would like want need some is it be do you "
-    "your with on in at this that how what".split()
-)
-TOKEN = re.compile(r"[a-z0-9]+")
-
-
-def tokens(text: str) -> list[str]:
-    words = TOKEN.findall(text.lower())
-    return [_stem(w) for w in words if w not in STOPWORDS]
-
-
-def _stem(word: str) -> str:
-    # Enough for "loans" ~ "loan", "applying" ~ "apply": examples and users differ in such endings.
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
+from .text import STOPWORDS as STOPWORDS  # words live in text.py; importable from here too
+from .text import TOKEN, _tokens
+from .text import tokens as tokens
 
 
 @dataclass(frozen=True)
@@ -112,13 +97,18 @@ DETERMINER = re.compile(r"^(?:your|the|a|an|my|our|their)\s+")
 
 
 def _phrases(element: Element) -> list[str]:
-    names = [element.name.replace("_", " "), element.label or "", element.description]
+    return list(_phrases_of(element.name, element.label, element.description))
+
+
+@lru_cache(maxsize=4096)
+def _phrases_of(name: str, label: str | None, description: str) -> tuple[str, ...]:
+    names = [name.replace("_", " "), label or "", description]
     phrases = []
     for name in names:
         words = " ".join(TOKEN.findall(name.lower()))
         if words:
             phrases += [words, DETERMINER.sub("", words)]
-    return [p for p in dict.fromkeys(phrases) if p]
+    return tuple(p for p in dict.fromkeys(phrases) if p)
 
 
 # --- Values by format -------------------------------------------------------------------------------
@@ -167,7 +157,12 @@ LEADING_DIRECTION = re.compile(r"^(to|towards|into|from|out of)\s+(?=\S)", re.I)
 
 def _direction(element: Element) -> str | None:
     """"towards" for a destination, "away" for an origin, None for an element that is no place."""
-    said = [element.name.replace("_", " "), element.description, element.question or ""]
+    return _direction_of(element.name, element.description, element.question)
+
+
+@lru_cache(maxsize=4096)
+def _direction_of(name: str, description: str, question: str | None) -> str | None:
+    said = [name.replace("_", " "), description, question or ""]
     words = set(TOKEN.findall(" ".join(said).lower()))
     # "where you are flying from" points away; "the code from your app" is no place at all
     away = words & AWAY or any(t.lower().rstrip(" ?.").endswith(" from") for t in said)
@@ -228,6 +223,7 @@ NUMBER_WORD = re.compile(r"\b(?:zero|one|two|three|four|five|six|seven|eight|nin
                          r"|sixty|seventy|eighty|ninety|hundred)\b", re.I)
 
 
+@lru_cache(maxsize=4096)  # each clause is read for every money and number element of the catalog
 def _in_digits(utterance: str) -> str:
     """ "twenty thousand dollars" -> "20000 dollars" (number-parser), when words spell a number.
 
@@ -247,8 +243,13 @@ CLAUSE = re.compile(r",(?!\d{3}\b)|[;!?]|\.\s|\band\b|\bbut\b", re.I)  # not the
 
 def element_words(element: Element) -> set[str]:
     """The words that name an element in a sentence: its name's parts, its label and description."""
-    text = " ".join((element.name.replace("_", " "), element.label or "", element.description))
-    return set(tokens(text)) - {"your", "the", "a"}
+    return set(_element_words(element.name, element.label, element.description))
+
+
+@lru_cache(maxsize=4096)
+def _element_words(name: str, label: str | None, description: str) -> frozenset[str]:
+    text = " ".join((name.replace("_", " "), label or "", description))
+    return frozenset(_tokens(text)) - {"your", "the", "a"}
 
 
 # "yearly income" is named by "70 grand a year", "monthly amount" by "40 a month"; "spread 6k over two

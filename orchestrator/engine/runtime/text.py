@@ -1,8 +1,10 @@
-"""Plain text normalisation shared by intent matching and control acts: case, contractions, punctuation."""
+"""Plain text normalisation shared by intent matching and control acts: case, contractions, punctuation;
+and the stemmed content words of a text (`tokens`)."""
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 CONTRACTIONS = (
     (re.compile(r"\bwon'?t\b"), "will not"),
@@ -36,9 +38,39 @@ def singular(word: str) -> str:
     return word[:-1]
 
 
+# Every reader of a message (acts, polarity, questions, recognition) normalises it again, about a dozen
+# times a turn: the answer is kept for the texts seen last.
+@lru_cache(maxsize=4096)
 def normalise(text: str) -> str:
     """Lower case, contractions spelt out, apostrophes and punctuation gone."""
     text = text.lower().replace("’", "'")
     for pattern, replacement in CONTRACTIONS:
         text = pattern.sub(replacement, text)
     return " ".join(WORD.findall(text))
+
+
+STOPWORDS = frozenset(
+    "a an the i i'd i'm me my to for of and or please can could would like want need some is it be do you "
+    "your with on in at this that how what".split()
+)
+TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def tokens(text: str) -> list[str]:
+    return list(_tokens(text))
+
+
+# The same texts are read over and over (an element's description on every value found, a message by
+# every reader of a turn): their words are kept.
+@lru_cache(maxsize=8192)
+def _tokens(text: str) -> tuple[str, ...]:
+    words = TOKEN.findall(text.lower())
+    return tuple(_stem(w) for w in words if w not in STOPWORDS)
+
+
+def _stem(word: str) -> str:
+    # Enough for "loans" ~ "loan", "applying" ~ "apply": examples and users differ in such endings.
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word

@@ -6,7 +6,7 @@ aside, so a conversation can be computed again anywhere and give the same result
 
 The transcript is what the chat API would have stored: a list of
 `{"position", "role": "user"|"assistant", "kind", "text", "data"}`, the greeting first, sensitive
-values masked as `orchestrator.engine.runtime.masking` masks live transcripts.
+values masked by the live transcripts' masker (`orchestrator.engine.runtime.masking`).
 
 The trace is a list of `{"position", "kind", "data"}` events in the live sessions' format
 (`data["turn"]` is the position of the user message that caused the event), masked the same way:
@@ -33,7 +33,7 @@ from typing import Any, Literal
 from ..catalog.spec import CatalogSpec
 from ..planning.planner import Planner
 from ..runtime.dialogue.goals import reached
-from ..runtime.masking import MASK, mask_data, mask_text, sensitive_values
+from ..runtime.masking import MASK, Scrubber, sensitive_values
 from ..runtime.s3 import S3Orchestrator
 from ..runtime.session import SessionState
 from ..runtime.turns import PlannerOrchestrator, TurnLog
@@ -202,15 +202,17 @@ class _Recorder:
 
     def finish(self, *, index: int, intent: str, outcome: Outcome, turns: int, user: SimulatedUser) -> Conversation:
         self.collect_sensitive()
-        values = list(self.sensitive)
+        # The live sessions' masker with its guessing layers off: the simulator made every value, so
+        # every sensitive one is known.
+        scrub = Scrubber.known_only(self.sensitive)
         transcript = []
         for position, (role, kind, text, data, hidden) in enumerate(self.raw):
-            shown = mask_text(text, values)
+            shown = scrub.text(text)
             if hidden and shown == text:
                 shown = MASK  # an answer to a sensitive question the runtime could not read: hidden whole
             transcript.append({"position": position, "role": role, "kind": kind, "text": shown,
-                               "data": mask_data(data, values) if role == "assistant" else {}})
-        trace = [{"position": i, "kind": kind, "data": mask_data(data, values)}
+                               "data": scrub.data(data) if role == "assistant" else {}})
+        trace = [{"position": i, "kind": kind, "data": scrub.data(data)}
                  for i, (kind, data) in enumerate(self.events)]
         user_acts = [e["kind"] for e in user.events]
         metrics = {
@@ -220,7 +222,7 @@ class _Recorder:
             "side_questions": user_acts.count("side_question"), "digressions": user_acts.count("digression"),
         }
         return Conversation(index=index, intent=intent, outcome=outcome, transcript=transcript, trace=trace,
-                            state=mask_data(self.state.model_dump(mode="json"), values), metrics=metrics)
+                            state=scrub.data(self.state.model_dump(mode="json")), metrics=metrics)
 
 
 # --- learning by experimentation (simulation only) ---------------------------------------------------

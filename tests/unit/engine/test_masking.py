@@ -5,43 +5,43 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from orchestrator.engine.runtime.masking import MASK, mask_data, mask_text, sensitive_values
+from orchestrator.engine.runtime.masking import MASK, Scrubber, sensitive_values
 from orchestrator.engine.runtime.session import Execution, SessionState
 from orchestrator.engine.runtime.skills import SimulatedSkills
 from orchestrator.engine.runtime.turns import PlannerOrchestrator
 
 
 def test_a_typed_ssn_is_hidden():
-    assert mask_text("sure, it is 123-45-6789.", ["123-45-6789"]) == f"sure, it is {MASK}."
+    assert Scrubber.known_only(["123-45-6789"]).text("sure, it is 123-45-6789.") == f"sure, it is {MASK}."
 
 
 def test_every_occurrence_and_several_values_are_hidden():
     text = "ssn 123-45-6789, score 712; again 123-45-6789"
-    assert mask_text(text, ["123-45-6789", "712"]) == f"ssn {MASK}, score {MASK}; again {MASK}"
+    assert Scrubber.known_only(["123-45-6789", "712"]).text(text) == f"ssn {MASK}, score {MASK}; again {MASK}"
 
 
 def test_money_is_hidden_as_the_user_wrote_it():
     for typed in ("$85,000", "85000", "85,000.00", "85000.00 dollars"):
-        assert "85" not in mask_text(f"I earn {typed} a year", ["85000.00"]), typed
+        assert "85" not in Scrubber.known_only(["85000.00"]).text(f"I earn {typed} a year"), typed
 
 
 def test_part_of_a_longer_number_or_word_is_left_alone():
-    assert mask_text("account 17120, id 7120", ["712"]) == "account 17120, id 7120"
+    assert Scrubber.known_only(["712"]).text("account 17120, id 7120") == "account 17120, id 7120"
 
 
 def test_matching_ignores_case():
-    assert mask_text("Mail ADA@Example.com please", ["ada@example.com"]) == f"Mail {MASK} please"
+    assert Scrubber.known_only(["ada@example.com"]).text("Mail ADA@Example.com please") == f"Mail {MASK} please"
 
 
 def test_nothing_to_hide_leaves_text_and_data_as_they_are():
     data = {"a": ["x", 1, None]}
-    assert mask_text("hello", []) == "hello"
-    assert mask_data(data, ["", "  "]) is data
+    assert Scrubber.known_only([]).text("hello") == "hello"
+    assert Scrubber.known_only(["", "  "]).data(data) is data
 
 
 def test_data_is_masked_in_every_string():
     data = {"values": {"credit_score": "712", "loan_status": "approved"}, "list": ["712 points", 712], "n": 3}
-    assert mask_data(data, ["712"]) == {
+    assert Scrubber.known_only(["712"]).data(data) == {
         "values": {"credit_score": MASK, "loan_status": "approved"}, "list": [f"{MASK} points", 712], "n": 3,
     }
 
@@ -69,7 +69,7 @@ def test_a_banking_conversation_masks_user_and_assistant_text(banking, banking_p
         said += [r.text for r in replies] + [str(r.data) for r in replies]
     values = sensitive_values(banking, state)
     assert {"123-45-6789", "712", "85000.00"} <= set(values)
-    masked = [mask_text(text, values) for text in said]
+    masked = [Scrubber.known_only(values).text(text) for text in said]
     assert "my ssn is " + MASK in masked
     assert not any("123-45-6789" in t or "712" in t for t in masked)
     assert "ada@example.com" in masked  # not sensitive: kept
@@ -103,3 +103,14 @@ def test_property_a_known_sensitive_value_leaves_no_spelling_behind(banking, dig
     typed = f"{digits[:3]}{separators[0]}{digits[3:5]}{separators[1]}{digits[5:]}"
     scrubbed = Scrubber(banking, [value]).text(f"{before}{typed}{after}")
     assert digits not in "".join(ch for ch in scrubbed if ch.isdigit())
+
+
+def test_the_guessing_layers_switch_off_and_the_known_values_stay_hidden(banking):
+    text = "ssn 123 45 6789, mail bob@example.org, again 123-45-6789"
+    assert Scrubber.known_only(["123-45-6789"]).text(text) == (
+        f"ssn 123 45 6789, mail bob@example.org, again {MASK}")
+    assert Scrubber(banking, ["123-45-6789"], formats=False, shapes=False).text(text) == (
+        f"ssn {MASK}, mail bob@example.org, again {MASK}")  # the digit spellings alone
+    assert Scrubber(banking, ["123-45-6789"], digits=False, formats=False).text(text) == (
+        f"ssn {MASK}, mail {MASK}, again {MASK}")  # the shapes alone: SSN-like, e-mail
+    assert Scrubber(banking, ["123-45-6789"]).text(text) == f"ssn {MASK}, mail {MASK}, again {MASK}"
