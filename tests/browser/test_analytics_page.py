@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 from orchestrator.assistants.models import Assistant
 from orchestrator.chat.services import message_post, session_create
 from orchestrator.learning.models import Refinement
+from tests.browser.steps import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -32,10 +33,7 @@ def test_analytics_of_a_seeded_assistant(live_server, page: Page, artifacts):
     _talk(assistant, ["blorp fizzle wug"])
     slug = assistant.catalog_version.catalog.slug
 
-    page.goto(f"{live_server.url}/accounts/login/?next=/catalogs/{slug}/assistants/")
-    page.get_by_label("Username").fill("analyst")
-    page.get_by_label("Password").fill("analyst")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, f"{live_server.url}/accounts/login/?next=/catalogs/{slug}/assistants/", "analyst", "analyst")
     page.get_by_role("link", name="Analytics of demo-banking").click()
 
     expect(page.get_by_role("heading", name="Analytics of")).to_be_visible()

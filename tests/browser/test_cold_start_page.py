@@ -10,35 +10,20 @@ from unittest import mock
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
 from playwright.sync_api import Page, expect
 
 from orchestrator.cold_start.services import round_execute
+from tests.browser.steps import log_in, work_in_background
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 GO = threading.Event()  # set once the test has seen the campaign waiting for its first round
 
 
-def work_in_background(round_id: int) -> None:
-    """Stands in for the Celery worker (its own tests run the task): the round's job, in a thread."""
-
-    def work() -> None:
-        try:
-            GO.wait(timeout=60)
-            round_execute(round_id=round_id)
-        finally:
-            connection.close()
-
-    threading.Thread(target=work, daemon=True).start()
-
 
 def test_an_admin_runs_a_campaign_and_watches_the_rounds_become_a_plot(live_server, page: Page, artifacts):
     call_command("load_demo", "--cold-start", stdout=StringIO())
-    page.goto(f"{live_server.url}/accounts/login/?next=/catalogs/banking-thin/")
-    page.get_by_label("Username").fill("admin")
-    page.get_by_label("Password").fill("admin")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, f"{live_server.url}/accounts/login/?next=/catalogs/banking-thin/", "admin", "admin")
     page.get_by_role("link", name="Cold start").click()
     expect(page.get_by_role("heading", name="Cold start", exact=True)).to_be_visible()
     page.get_by_label("Conversations", exact=True).fill("30")
@@ -46,7 +31,8 @@ def test_an_admin_runs_a_campaign_and_watches_the_rounds_become_a_plot(live_serv
     page.get_by_label("Reference", exact=True).select_option("banking")
     page.get_by_label(re.compile("Simulation-only sandbox")).check()
     page.get_by_label("Confidence", exact=True).fill("0.9")
-    with mock.patch("orchestrator.cold_start.tasks.cold_start_round.delay", side_effect=work_in_background):
+    with mock.patch("orchestrator.cold_start.tasks.cold_start_round.delay",
+                    side_effect=lambda round_id: work_in_background(GO, lambda: round_execute(round_id=round_id))):
         page.get_by_role("button", name="Start the campaign").click()
         expect(page).to_have_url(re.compile(r"/cold-start/\d+/$"))
         expect(page.locator("#campaign-state")).to_have_text("Running a round")

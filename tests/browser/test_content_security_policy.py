@@ -7,6 +7,7 @@ from playwright.sync_api import ConsoleMessage, Page, expect
 
 from catalog_app.models import Role
 from catalog_app.services import catalog_import, membership_set, user_create, workspace_get_or_create_default
+from tests.browser.steps import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -36,10 +37,7 @@ def test_the_editor_works_with_no_violation(live_server, page: Page, banking_spe
     user = user_create(username="ada", password="ada-pass-long-1")
     membership_set(workspace=workspace, user=user, role=Role.ANALYST)
     violations = _violations(page)
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label("Username").fill("ada")
-    page.get_by_label("Password").fill("ada-pass-long-1")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, f"{live_server.url}/accounts/login/", "ada", "ada-pass-long-1")
     page.goto(f"{live_server.url}/catalogs/banking/edit/")
     # htmx (a static script) fills the preview: the plan of an intent appears.
     expect(page.locator("#preview-plan-apply_loan")).to_contain_text("plan found")

@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 
 from catalog_app.models import Role
 from catalog_app.services import catalog_import, membership_set, user_create, workspace_get_or_create_default
+from tests.browser.steps import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -23,10 +24,7 @@ def test_save_run_break_and_gate_a_conversation_test(live_server, page: Page, ar
     membership_set(workspace=workspace, user=user_create(username="ada", password="ada-pass-1"), role=Role.ADMIN)
     catalog_import(workspace=workspace, spec=banking_spec)
     cache.clear()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label("Username").fill("ada")
-    page.get_by_label("Password").fill("ada-pass-1")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, f"{live_server.url}/accounts/login/", "ada", "ada-pass-1")
 
     page.goto(f"{live_server.url}/catalogs/banking/edit/?version=1")
     chat = page.locator("#test-chat")

@@ -12,15 +12,13 @@ from catalog_app.models import Catalog
 from orchestrator.learning.models import Refinement, RefinementStatus
 from orchestrator.learning.services import refinements_propose
 from orchestrator.simulation.services import run_create, run_execute
+from tests.browser.steps import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def log_in(page: Page, url: str, who: str) -> None:
-    page.goto(f"{url}/accounts/login/?next=/catalogs/banking/review/")
-    page.get_by_label("Username").fill(who)
-    page.get_by_label("Password").fill(who)
-    page.get_by_role("button", name="Log in").click()
+def log_in_to_review(page: Page, url: str, who: str) -> None:
+    log_in(page, f"{url}/accounts/login/?next=/catalogs/banking/review/", who, who)
 
 
 def test_an_admin_accepts_two_and_rejects_one_and_an_analyst_only_reads(live_server, page: Page, artifacts):
@@ -37,7 +35,7 @@ def test_an_admin_accepts_two_and_rejects_one_and_an_analyst_only_reads(live_ser
     second = next(r for r in rows if r is not ssn and not r.breaks)
     other = next(r for r in rows if r not in (ssn, second))
 
-    log_in(page, live_server.url, "admin")
+    log_in_to_review(page, live_server.url, "admin")
     expect(page.get_by_role("heading", name="Pending refinements")).to_be_visible()
     card = page.locator(f'article[data-key="{ssn.key}"]')
     expect(card).to_contain_text("apply_loan: plan 1 step shorter")
@@ -60,7 +58,7 @@ def test_an_admin_accepts_two_and_rejects_one_and_an_analyst_only_reads(live_ser
     assert catalog.versions.count() == versions_before + 1  # one new draft, from the accepted two
 
     page.context.clear_cookies()
-    log_in(page, live_server.url, "analyst")
+    log_in_to_review(page, live_server.url, "analyst")
     expect(page.locator("#read-only")).to_contain_text("only an admin")
     expect(page.get_by_role("button", name="Accept selected")).to_have_count(0)
     expect(page.locator('input[name="ids"]')).to_have_count(0)
@@ -86,7 +84,7 @@ def test_learning_from_the_page_is_a_job_whose_status_the_page_follows(live_serv
     calls = tmp_path / "cards.json"
     calls.write_text(json.dumps([{"output": [{"name": "lookup_customer.m1", "arguments": {"email": "a@b.com"}}]}]))
 
-    log_in(page, live_server.url, "admin")
+    log_in_to_review(page, live_server.url, "admin")
     expect(page.get_by_label("Simulation run")).to_have_value(str(run.pk))  # the latest run, not "none"
     page.get_by_label("and imported tool-call trajectories").set_input_files(str(calls))
     page.get_by_role("button", name="Propose refinements").click()

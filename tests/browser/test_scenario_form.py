@@ -11,16 +11,14 @@ from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from orchestrator.simulation.models import SimulationScenario
+from tests.browser.steps import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_generate_a_default_scenario_fix_a_fault_at_its_field_and_save_it(live_server, page: Page, artifacts):
     call_command("load_demo", "--cold-start", stdout=StringIO())
-    page.goto(f"{live_server.url}/accounts/login/?next=/catalogs/banking-thin/")
-    page.get_by_label("Username").fill("analyst")
-    page.get_by_label("Password").fill("analyst")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, f"{live_server.url}/accounts/login/?next=/catalogs/banking-thin/", "analyst", "analyst")
     page.get_by_role("link", name="Scenarios").click()
     page.get_by_role("link", name="Generate a default scenario from the catalog").click()
     expect(page.get_by_role("status")).to_contain_text("Generated from the catalog")

@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 
 from orchestrator.assistants.models import Assistant
 from orchestrator.chat.services import message_post, session_create
+from tests.browser.steps import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,10 +21,7 @@ def test_the_inspector_updates_as_the_conversation_goes(live_server, page: Page,
     session, _ = session_create(assistant=Assistant.objects.get(key="demo-banking"))
     message_post(session_id=session.pk, text="I'd like to apply for a loan")
 
-    page.goto(f"{live_server.url}/accounts/login/?next=/sessions/")
-    page.get_by_label("Username").fill("analyst")
-    page.get_by_label("Password").fill("analyst")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, f"{live_server.url}/accounts/login/?next=/sessions/", "analyst", "analyst")
     expect(page.get_by_role("heading", name="Chat sessions")).to_be_visible()
     page.get_by_role("link", name=str(session.pk)[:8]).click()
     expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/$"))

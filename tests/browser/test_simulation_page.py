@@ -9,10 +9,10 @@ from unittest import mock
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
 from playwright.sync_api import Page, expect
 
 from orchestrator.simulation.services import run_execute
+from tests.browser.steps import log_in, work_in_background
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,31 +20,17 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 GO = threading.Event()  # set once the test has seen the run waiting
 
 
-def work_in_background(run_id: int) -> None:
-    """Stands in for the Celery workers (their own tests run real ones): the chunks, in a thread."""
-
-    def work() -> None:
-        try:
-            GO.wait(timeout=60)
-            run_execute(run_id=run_id)
-        finally:
-            connection.close()
-
-    threading.Thread(target=work, daemon=True).start()
-
 
 def test_start_a_run_watch_its_progress_become_plots_and_open_a_conversation(live_server, page: Page, artifacts):
     call_command("load_demo", stdout=StringIO())
-    page.goto(f"{live_server.url}/accounts/login/?next=/catalogs/banking/")
-    page.get_by_label("Username").fill("analyst")
-    page.get_by_label("Password").fill("analyst")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, f"{live_server.url}/accounts/login/?next=/catalogs/banking/", "analyst", "analyst")
     page.get_by_role("link", name="Simulate").click()
     expect(page.get_by_role("heading", name="Simulate conversations")).to_be_visible()
     page.get_by_label("Orchestrator").select_option("planner")
     page.get_by_label("Conversations").fill("60")
     page.get_by_label("Seed").fill("1")
-    with mock.patch("orchestrator.simulation.tasks.simulation_start.delay", side_effect=work_in_background):
+    with mock.patch("orchestrator.simulation.tasks.simulation_start.delay",
+                    side_effect=lambda run_id: work_in_background(GO, lambda: run_execute(run_id=run_id))):
         page.get_by_role("button", name="Start the run").click()
         expect(page).to_have_url(re.compile(r"/simulations/\d+/$"))
         expect(page.locator("#simulation-status progress")).to_be_visible()

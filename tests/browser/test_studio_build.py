@@ -17,15 +17,13 @@ from playwright.sync_api import Locator, Page, expect
 
 from catalog_app.models import Role
 from catalog_app.services import membership_set, user_create, workspace_get_or_create_default
+from tests.browser.steps import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def _log_in(page: Page, base_url: str, username: str, password: str) -> None:
-    page.goto(f"{base_url}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, f"{base_url}/accounts/login/", username, password)
     expect(page.get_by_role("heading", name="Catalogs", exact=True)).to_be_visible()
 
 

@@ -19,6 +19,7 @@ from catalog_app.services import membership_set, user_create, workspace_get_or_c
 from orchestrator.assistants.models import Assistant
 from orchestrator.chat.models import ChatSession
 from orchestrator.chat.widget_demo import demo_page, demo_server, serve_in_thread
+from tests.browser.steps import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -67,10 +68,7 @@ def test_from_an_empty_catalog_to_the_widget_without_a_terminal(live_server, pag
     workspace = workspace_get_or_create_default()
     membership_set(workspace=workspace, user=user_create(username="ada", password="ada-pass-1"), role=Role.ADMIN)
     cache.clear()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label("Username").fill("ada")
-    page.get_by_label("Password").fill("ada-pass-1")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, f"{live_server.url}/accounts/login/", "ada", "ada-pass-1")
     _build(page)
 
     # The test chat talks to the draft: no assistant is published.

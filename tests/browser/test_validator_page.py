@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 from catalog_app.models import Workspace
 from catalog_app.selectors import catalog_get, version_latest
 from orchestrator.validation.services import analysis_create, analysis_run
+from tests.browser.steps import log_in
 from tests.integration.validation.conftest import BANKING_SAMPLES
 from tests.unit.engine.flows import CHECK_BEFORE_CONSENT
 
@@ -17,10 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def _log_in(page: Page, base_url: str) -> None:
-    page.goto(f"{base_url}/accounts/login/")
-    page.get_by_label("Username").fill("analyst")
-    page.get_by_label("Password").fill("analyst")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, f"{base_url}/accounts/login/", "analyst", "analyst")
     expect(page.get_by_role("heading", name="Catalogs")).to_be_visible()
 
 

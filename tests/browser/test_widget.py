@@ -24,6 +24,7 @@ from orchestrator.assistants.models import Assistant
 from orchestrator.assistants.services import assistant_set_origins
 from orchestrator.chat.models import ChatSession, Message
 from orchestrator.chat.widget_demo import demo_page, demo_server, serve_in_thread
+from tests.browser.steps import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -233,10 +234,7 @@ def test_the_embed_tag_is_copied_from_the_assistants_page_and_titles_the_panel(
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
     page = context.new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label("Username").fill("analyst")
-    page.get_by_label("Password").fill("analyst")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, f"{live_server.url}/accounts/login/", "analyst", "analyst")
     page.goto(f"{live_server.url}/catalogs/banking/assistants/")
     card = page.locator(f"#assistant-{KEY}")
     card.get_by_role("button", name=re.compile("Copy the tag")).click()
