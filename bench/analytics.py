@@ -41,7 +41,7 @@ SHAPES: list[list[tuple[str, str, str, dict]]] = [
      ("assistant", "text", "Understood: I will not share it with credit check.", {})],
     [GREETING, ("user", "user", "card", {}),
      ("assistant", "question", "Did you mean to apply for a loan, or to apply for a credit card?",
-      {"choices": ["apply_loan", "apply_credit_card"]}),
+      {"data": {"choices": ["apply_loan", "apply_credit_card"]}}),  # a message's data is the whole reply
      ("user", "user", "the second", {}),
      ("assistant", "text", "Sure, let's apply for a credit card.", {"goal": "apply_credit_card"}),
      ("assistant", "question", "What is your email address?", {"element": "email"})],

@@ -7,7 +7,8 @@ state is never opened.
 
 What the runtime records, and so what can be shown:
 - a goal reached is a reply of kind "result"; a request given up, a text reply with `data.reason`;
-- "did you mean" is a question with `data.choices`; the pick is the "Sure, let's ..." reply (its
+- "did you mean" is a question whose reply data holds `choices` (`data.data.choices`: a message's
+  data is the whole reply); the pick is the "Sure, let's ..." reply (its
   `goal`) answering the next user message; anything else there is no pick;
 - a refused consent is the reply marked `consent_refused` answering the answer to a consent;
 - a request not understood is a user message whose reply is marked `not_understood`;
@@ -193,7 +194,7 @@ def analytics_unfinished(*, period: Period) -> Unfinished:
     last = (Message.objects.filter(kind="question", session__in=unfinished.values("pk"))
             .order_by("session_id", "-position").distinct("session_id")
             .values(asked=KT("data__element"),
-                    choosing=ExpressionWrapper(Q(data__has_key="choices"), output_field=BooleanField())))
+                    choosing=ExpressionWrapper(Q(data__data__has_key="choices"), output_field=BooleanField())))
     by_question: dict[str, int] = {}
     for asked, choosing, n in _counted(last, "asked", "choosing"):  # one row per element asked: a handful
         label = "a choice of requests" if choosing else asked or "another question"
@@ -265,8 +266,8 @@ class Choice:
 def analytics_choices(*, period: Period) -> list[Choice]:
     """Each "did you mean A or B?" offered, and what the next user message picked."""
     picked = Subquery(_next(2).filter(role=MessageRole.ASSISTANT).values(goal=KT("data__goal"))[:1])
-    rows = (period.messages().filter(kind="question", data__has_key="choices")
-            .annotate(offered=F("data__choices"), picked=picked)
+    rows = (period.messages().filter(kind="question", data__data__has_key="choices")
+            .annotate(offered=F("data__data__choices"), picked=picked)
             .values("offered", "picked").annotate(n=Count("pk")))
     tally: dict[tuple[str, ...], tuple[int, dict[str, int], int]] = {}
     for row in rows:  # one row per (offer, pick): a handful, not one per session

@@ -99,8 +99,9 @@ HELLO = [("assistant", "text", "Hello!", {}), ("user", "user", "hi", {})]
 
 
 def test_did_you_mean_offers_and_picks(demo):
-    offer = ("assistant", "question", "Did you mean to apply for a loan, or to apply for a credit card?",
-             {"choices": ["apply_loan", "apply_credit_card"]})
+    said = "Did you mean to apply for a loan, or to apply for a credit card?"
+    offer = ("assistant", "question", said,  # stored as the chat service stores a reply: the whole reply
+             {"kind": "question", "text": said, "data": {"choices": ["apply_loan", "apply_credit_card"]}})
     picked = _session(demo)
     _lines(picked, [offer, ("user", "user", "the first", {}),
                     ("assistant", "text", "Sure, let's apply for a loan.", {"goal": "apply_loan"})])
@@ -111,6 +112,16 @@ def test_did_you_mean_offers_and_picks(demo):
     assert (choice.times, choice.picked, choice.none) == (2, {"apply_loan": 1}, 1)
     unfinished = analytics_unfinished(period=Period(assistant=demo))
     assert dict(unfinished.last_question) == {"a choice of requests": 2}
+
+
+def test_an_offer_made_and_picked_over_the_chat_api_is_counted(demo, widget):
+    session_id = widget.start().json()["id"]
+    offer = widget.send(session_id, "a card").json()["replies"][-1]
+    assert offer["data"]["choices"] == ["check_card_status", "apply_credit_card"]
+    assert widget.send(session_id, "the second").json()["replies"][0]["goal"] == "apply_credit_card"
+    [choice] = analytics_choices(period=Period(assistant=demo))
+    assert (choice.offered, choice.times, choice.picked) == (("check_card_status", "apply_credit_card"), 1,
+                                                            {"apply_credit_card": 1})
 
 
 def test_the_last_skill_that_failed_is_named(demo):
