@@ -434,3 +434,18 @@ def test_s3_refuses_a_volunteered_value_outside_the_format_too():
     replies = s3.turn(state, "book a trip on 3 March 2020").replies
     assert "travel_date" not in state.memory and "today or later" in " ".join(r.text for r in replies)
     assert replies[-1].kind == "question" and replies[-1].element == "travel_date"
+
+
+# --- "no" to "did you mean ...?" is answered once --------------------------------------------------
+
+def test_no_to_did_you_mean_gets_one_answer_and_the_next_request_starts(bank):
+    offer = bank.say("a card")
+    assert offer[-1].data["choices"] == ["check_card_status", "apply_credit_card"]
+    replies = bank.say("no")
+    assert len(replies) == 1 and replies[0].mark is None  # not also "Sorry, I did not understand"
+    assert bank.say("I need a loan")[0].goal == "apply_loan"
+
+
+def test_no_with_a_request_at_did_you_mean_starts_that_request(bank):
+    bank.say("a card")
+    assert any(r.goal == "apply_loan" for r in bank.say("no, I need a loan"))

@@ -104,10 +104,13 @@ class Applier:
         if isinstance(pending, CheckFrame):
             return self._check(state, pending, commands, log)
         if isinstance(pending, (OfferFrame, ChoiceFrame)):
+            said_before = len(log.replies)
             reason = self._offer_or_choice(state, pending, commands, log)
             if reason is not None or state.pending is not None:
                 return reason
             commands = [c for c in commands if not isinstance(c, ANSWERS)]
+            if not commands and len(log.replies) > said_before:  # "no" to "did you mean": answered, nothing more
+                return None
         return self._open(state, commands, log)
 
     # --- values outside what the format accepts ---------------------------------------------------
