@@ -20,7 +20,7 @@ import numpy as np
 
 from orchestrator.engine.runtime import semantic
 from orchestrator.engine.runtime.intents import request_text
-from orchestrator.engine.runtime.semantic import SemanticClassifier
+from orchestrator.engine.runtime.semantic import Embedder, SemanticClassifier
 from orchestrator.engine.runtime.text import normalise
 
 from . import nlu_public
@@ -42,7 +42,7 @@ def _embed(classifier: SemanticClassifier, texts: list[str]) -> np.ndarray:
     return np.vstack([classifier.embed(texts[i:i + 64]) for i in range(0, len(texts), 64)])
 
 
-def sweep(name: str, k: int, messages: int) -> None:
+def sweep(name: str, k: int, messages: int, embedder: Embedder | None = None) -> None:
     root = nlu_public.data_root()
     load, files = nlu_public.LOADERS[name]
     if root is None or not all((root / f).exists() for f in files):
@@ -52,7 +52,7 @@ def sweep(name: str, k: int, messages: int) -> None:
     examples, rest = nlu_public.sample(benchmark, k)
     cases = [(t, i) for t, i in (benchmark.validation or rest) if i is not None]
     cases = random.Random(7).sample(cases, min(messages, len(cases)))
-    classifier = SemanticClassifier()
+    classifier = SemanticClassifier(embedder)
     classifier.fit(examples, {intent: [intent.replace("_", " ")] for intent in examples})
     texts = [request_text(t) for t, _ in cases]
     repaired = _embed(classifier, [classifier.repair(normalise(t)) for t in texts])
