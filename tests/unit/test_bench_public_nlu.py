@@ -56,3 +56,45 @@ def test_k_examples_per_intent_come_from_the_train_split_only(tmp_path):
     assert {k: len(v) for k, v in chosen.items()} == {"card_arrival": 5, "card_not_working": 5}
     assert len(rest) == 14 and not set(chosen["card_arrival"]) & {t for t, _ in rest}
     assert nlu_public.sample(banking, 5) == (chosen, rest)  # the same draw every run
+
+
+class _NoTestSplit(list):
+    """A test split that fails the run if anything reads it."""
+
+    def __iter__(self):
+        raise AssertionError("the readout sweep read the test split")
+
+    def __len__(self):
+        raise AssertionError("the readout sweep read the test split")
+
+
+def _hash_embedder(texts: list[str]):
+    import numpy as np
+
+    rows = []
+    for text in texts:
+        vector = np.zeros(16, np.float32)
+        for word in text.split():
+            vector[hash(word) % 16] += 1.0
+        vector[15] += 0.1
+        rows.append(vector / np.linalg.norm(vector))
+    return np.array(rows, np.float32)
+
+
+def test_the_readout_sweep_compares_on_validation_messages_never_on_test(monkeypatch, tmp_path, capsys):
+    from bench import nlu_readout
+
+    _write_files(tmp_path)
+    monkeypatch.setenv(nlu_public.ENV, str(tmp_path))
+    real = nlu_public.load_banking77
+
+    def guarded(root):
+        benchmark = real(root)
+        benchmark.test = _NoTestSplit(benchmark.test)
+        return benchmark
+
+    monkeypatch.setitem(nlu_public.LOADERS, "banking77", (guarded, nlu_public.LOADERS["banking77"][1]))
+    nlu_readout.sweep("banking77", 5, 100, embedder=_hash_embedder)
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| banking77 |")]
+    assert len(rows) == len(nlu_readout.CANDIDATES)
+    assert all("| 14 |" in row for row in rows)  # the 14 train messages outside the 5 per intent
