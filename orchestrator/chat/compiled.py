@@ -1,6 +1,6 @@
 """A model query compiled once per process, run with a new primary key each time.
 
-Django compiles a queryset to SQL on every evaluation: for the chat's session read (a select_related
+Django compiles a queryset to SQL on every evaluation: for the chat's session read on every message (a select_related
 over three tables with deferred columns) that is ~1-2 ms of CPU per message, several times the
 database's own work. `CompiledGet` keeps the SQL, the parameters and the way Django builds the
 instances from a row (`ModelIterable`: `from_db` and the related populators), and swaps in the
@@ -19,14 +19,16 @@ from django.db import connections
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
 
-_SENTINEL = uuid.UUID(int=0x5E471E1)  # stands for the primary key while compiling; never a session id
+# Stand for the looked-up value while compiling; never a real id or key.
+_SENTINELS = {uuid.UUID: uuid.UUID(int=0x5E471E1), str: "\x00compiled-get-sentinel"}
 
 
 class CompiledGet:
-    """`build(pk).first()`, compiled once: `build` returns the queryset filtered on `pk=` its argument."""
+    """`build(value).first()`, compiled once: `build` returns the queryset filtered on `field` (the
+    primary key by default) equal to its argument, a UUID or a string (`kind`)."""
 
-    def __init__(self, build: Callable[[Any], QuerySet]):
-        self._build = build
+    def __init__(self, build: Callable[[Any], QuerySet], *, field: str = "pk", kind: type = uuid.UUID):
+        self._build, self._field, self._sentinel = build, field, _SENTINELS[kind]
         self._compiled: dict[tuple[str, str], tuple[Any, ...]] = {}
         self._lock = threading.Lock()
 
@@ -35,27 +37,28 @@ class CompiledGet:
         key = (alias, connection.vendor)
         compiled = self._compiled.get(key)
         if compiled is None:
-            queryset = self._build(_SENTINEL)[:1]
+            queryset = self._build(self._sentinel)[:1]
             compiler = queryset.query.get_compiler(using=alias)
             sql, params = compiler.as_sql()
-            pk_field = queryset.model._meta.pk
-            marker = pk_field.get_db_prep_value(_SENTINEL, connection)
+            meta = queryset.model._meta
+            key_field = meta.pk if self._field == "pk" else meta.get_field(self._field)
+            marker = key_field.get_db_prep_value(self._sentinel, connection)
             slots = [i for i, value in enumerate(params) if value == marker]
             if len(slots) != 1:
                 raise RuntimeError(f"the compiled query holds its key {len(slots)} times: {sql}")
             klass_info, select = compiler.klass_info, compiler.select
             start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
             init_list = [column[0].target.attname for column in select[start:end]]
-            compiled = (compiler, sql, tuple(params), slots[0], pk_field, klass_info, select, start, end, init_list)
+            compiled = (compiler, sql, tuple(params), slots[0], key_field, klass_info, select, start, end, init_list)
             with self._lock:
                 self._compiled[key] = compiled
         return compiled
 
     def get(self, pk: Any, using: str = "default") -> Model | None:
-        compiler, sql, params, slot, pk_field, klass_info, select, start, end, init_list = self._compile(using)
+        compiler, sql, params, slot, key_field, klass_info, select, start, end, init_list = self._compile(using)
         connection = connections[using]
         args = list(params)
-        args[slot] = pk_field.get_db_prep_value(pk, connection)
+        args[slot] = key_field.get_db_prep_value(pk, connection)
         with connection.cursor() as cursor:
             cursor.execute(sql, args)
             row = cursor.fetchone()

@@ -80,8 +80,12 @@ _SESSION_FOR_MESSAGE = CompiledGet(
 
 def assistant_for_chat(*, key: str) -> Assistant | None:
     """The assistant `key` with what starting a conversation needs (see `_VERSION_UNREAD`)."""
-    return (Assistant.objects.select_related("catalog_version__catalog").defer(*_VERSION_UNREAD)
-            .filter(key=key).first())
+    return _ASSISTANT_FOR_CHAT.get(key)
+
+
+_ASSISTANT_FOR_CHAT = CompiledGet(
+    lambda key: Assistant.objects.select_related("catalog_version__catalog").defer(*_VERSION_UNREAD).filter(key=key),
+    field="key", kind=str)
 
 
 def session_recent(*, assistant: Assistant, limit: int = RECENT_SESSIONS) -> list[ChatSession]:
