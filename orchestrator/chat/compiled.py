@@ -49,13 +49,16 @@ class CompiledGet:
             klass_info, select = compiler.klass_info, compiler.select
             start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
             init_list = [column[0].target.attname for column in select[start:end]]
-            compiled = (compiler, sql, tuple(params), slots[0], key_field, klass_info, select, start, end, init_list)
+            converters = compiler.get_converters([column[0] for column in select[:compiler.col_count]])
+            compiled = (compiler, sql, tuple(params), slots[0], key_field, klass_info, select, start, end, init_list,
+                        converters)
             with self._lock:
                 self._compiled[key] = compiled
         return compiled
 
     def get(self, pk: Any, using: str = "default") -> Model | None:
-        compiler, sql, params, slot, key_field, klass_info, select, start, end, init_list = self._compile(using)
+        compiler, sql, params, slot, key_field, klass_info, select, start, end, init_list, converters = (
+            self._compile(using))
         connection = connections[using]
         args = list(params)
         args[slot] = key_field.get_db_prep_value(pk, connection)
@@ -64,7 +67,8 @@ class CompiledGet:
             row = cursor.fetchone()
         if row is None:
             return None
-        row = next(iter(compiler.results_iter([[row]])))
+        if converters:
+            row = next(iter(compiler.apply_converters([row], converters)))
         obj = klass_info["model"].from_db(using, init_list, row[start:end])
         for populator in get_related_populators(klass_info, select, using):
             populator.populate(row, obj)
