@@ -1,7 +1,7 @@
 """`python -m bench [--only PART]`: every benchmark part in turn, or one of them.
 
-Parts: planning, validation, turns, simulation, learning, nestful, editor, nlu, replies, dialogue, load, first_turn,
-analytics, cold-start.
+Parts: planning, validation, turns, simulation, learning, nestful, editor, nlu, replies, dialogue, load, turn_cost,
+first_turn, analytics, cold-start.
 Each reads its own options (`bench/planning.py`, `bench/validation.py`, ...); `bench/turns.py` and `bench/simulation.py`
 run with their defaults here (`python -m bench.turns --help` for their own); `bench/nestful.py`
 reads NESTFUL from the bench's own copy and skips with a message when it cannot have it.
@@ -24,6 +24,7 @@ from . import (
     planning,
     replies,
     simulation,
+    turn_cost,
     turns,
     validation,
 )
@@ -55,6 +56,8 @@ PARTS: dict[str, Callable[[argparse.Namespace, list[str]], None]] = {
     # Concurrent banking conversations over HTTP (gunicorn, PostgreSQL, Redis), then a worker killed;
     # its own options (`python -m bench.load --help`) pass through with --only load.
     "load": lambda chosen, rest: load.main(rest if chosen.only == "load" else []),
+    # The server's side of `load` in process: CPU and queries per chat turn (--profile N: cProfile).
+    "turn_cost": lambda chosen, rest: turn_cost.main(rest if chosen.only == "turn_cost" else []),
     # A fresh gunicorn worker's first session and message, and what a process loads once.
     "first_turn": lambda chosen, rest: first_turn.main(rest if chosen.only == "first_turn" else []),
     # The analytics page's queries over 100,000 seeded sessions (PostgreSQL).

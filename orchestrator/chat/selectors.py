@@ -13,6 +13,7 @@ from catalog_app.models import Catalog, Workspace
 from catalog_app.planning import version_planner
 from catalog_app.selectors import version_spec
 from orchestrator.assistants.models import Assistant
+from orchestrator.chat.compiled import CompiledGet
 from orchestrator.chat.end_user import reply_for_end_user
 from orchestrator.chat.models import ChatSession, TraceKind
 from orchestrator.chat.vault import state_open, state_or_empty
@@ -68,14 +69,23 @@ def session_for_message(*, session_id: uuid.UUID | str) -> ChatSession | None:
     pk = session_uuid(session_id)
     if pk is None:
         return None
-    return (ChatSession.objects.select_related("assistant__catalog_version__catalog")
-            .defer(*(f"assistant__{name}" for name in _VERSION_UNREAD)).filter(pk=pk).first())
+    return _SESSION_FOR_MESSAGE.get(pk)
+
+
+# Compiled once per process: building this query cost more CPU than PostgreSQL spends running it.
+_SESSION_FOR_MESSAGE = CompiledGet(
+    lambda pk: ChatSession.objects.select_related("assistant__catalog_version__catalog")
+    .defer(*(f"assistant__{name}" for name in _VERSION_UNREAD)).filter(pk=pk))
 
 
 def assistant_for_chat(*, key: str) -> Assistant | None:
     """The assistant `key` with what starting a conversation needs (see `_VERSION_UNREAD`)."""
-    return (Assistant.objects.select_related("catalog_version__catalog").defer(*_VERSION_UNREAD)
-            .filter(key=key).first())
+    return _ASSISTANT_FOR_CHAT.get(key)
+
+
+_ASSISTANT_FOR_CHAT = CompiledGet(
+    lambda key: Assistant.objects.select_related("catalog_version__catalog").defer(*_VERSION_UNREAD).filter(key=key),
+    field="key", kind=str)
 
 
 def session_recent(*, assistant: Assistant, limit: int = RECENT_SESSIONS) -> list[ChatSession]:

@@ -17,13 +17,14 @@ state keeps them (the runtime must send them on), encrypted at rest (`vault`).
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Exists, Q
 from django.utils import timezone
 
@@ -141,12 +142,25 @@ def _lease_take(session_id: uuid.UUID, token: uuid.UUID, *, known: ChatSession |
     so a turn landing while this statement waits for the row makes it take nothing.
     """
     now = timezone.now()
+    until = now + timedelta(seconds=settings.CONCERTO_CHAT_LEASE_SECONDS)
+    if _by_hand():
+        sql = [f'UPDATE "{_SESSIONS}" SET lease_token = %s, lease_until = %s'
+               " WHERE id = %s AND (lease_token IS NULL OR lease_until < %s)"]
+        args: list[Any] = [token, until, session_id, now]
+        if known is not None:
+            sql.append("AND message_count = %s AND trace_count = %s AND NOT (state = %s::jsonb)")
+            args += [known.message_count, known.trace_count, _PURGED_JSON]
+            if client_id:
+                sql.append(f'AND NOT EXISTS (SELECT 1 FROM "{_MESSAGES}" WHERE session_id = %s AND client_id = %s)')
+                args += [session_id, client_id]
+        with connection.cursor() as cursor:
+            cursor.execute(" ".join(sql), args)
+            return cursor.rowcount > 0
     rows = ChatSession.objects.filter(Q(lease_token__isnull=True) | Q(lease_until__lt=now), pk=session_id)
     if known is not None:
         rows = rows.filter(message_count=known.message_count, trace_count=known.trace_count).exclude(state=PURGED)
         if client_id:
             rows = rows.exclude(Exists(Message.objects.filter(session_id=session_id, client_id=client_id)))
-    until = now + timedelta(seconds=settings.CONCERTO_CHAT_LEASE_SECONDS)
     return bool(rows.update(lease_token=token, lease_until=until))
 
 
@@ -230,35 +244,105 @@ def message_post(*, session_id: uuid.UUID | str, text: str, client_id: str = "",
     return replies
 
 
-@transaction.atomic
 def _turn_save(session: ChatSession, token: uuid.UUID, position: int, text: str, client_id: str,
                state: SessionState, log: TurnLog, replies: list[dict[str, Any]], scrub: Scrubber,
                elapsed_ms: int | None = None, marks: list[str] | None = None) -> None:
-    """The turn's rows in one short transaction, if the lease is still ours; the lease is cleared.
+    """The turn's rows, written all or nothing if the lease is still ours; the lease is cleared.
 
     The session's UPDATE comes first: it takes the row lock and checks the lease in one statement
     (no row: the lease lapsed and another message took the session over, so nothing is written).
     Under our lease nobody else writes, so the counts are still the ones the turn started from.
+    On PostgreSQL that UPDATE and the INSERTs are one statement (data-modifying WITH clauses, each
+    INSERT only if the UPDATE found the row), atomic on its own: one round trip, no BEGIN/COMMIT.
     """
     start = session.trace_count
     events = _trace_events(position, log, scrub)
-    claimed = (ChatSession.objects.filter(pk=session.pk, lease_token=token, message_count=position, trace_count=start)
-               .update(state=state_seal(state), message_count=position + 1 + len(replies),
-                       trace_count=start + len(events), updated_at=timezone.now(), lease_token=None, lease_until=None))
+    # The rows' fields as dicts (a model instance costs ~30x more to build; the ORM path makes them).
+    user = {"position": position, "role": MessageRole.USER, "kind": "user", "text": scrub.text(text), "data": {},
+            "client_id": client_id, "turn_ms": elapsed_ms, "mark": ""}
+    messages = [user, *_assistant_rows(position + 1, replies, scrub, marks)]
+    traces = [{"position": start + offset, "kind": kind, "data": data} for offset, (kind, data) in enumerate(events)]
+    shares = [{"assistant_id": session.assistant_id, "element": s.element, "skill": s.skill, "consent": s.consent,
+               "step": s.step} for s in log.shares]
+    sealed = state_seal(state)
+    if _by_hand():
+        claimed = _turn_write_by_hand(session.pk, token, position, start, sealed, messages, traces, shares)
+    else:
+        claimed = _turn_write(session.pk, token, position, start, sealed, messages, traces, shares)
     if not claimed:
         raise SessionBusy(session.pk, retry_after=1, lapsed=True)
-    user = Message(session=session, position=position, role=MessageRole.USER, kind="user",
-                   text=scrub.text(text), data={}, client_id=client_id, turn_ms=elapsed_ms)
-    Message.objects.bulk_create([user, *_assistant_messages(session, position + 1, replies, scrub, marks)])
-    if events:
-        TraceEvent.objects.bulk_create(TraceEvent(session=session, position=start + offset, kind=kind, data=data)
-                                       for offset, (kind, data) in enumerate(events))
-    if log.shares:
-        ShareAudit.objects.bulk_create(
-            ShareAudit(session=session, assistant_id=session.assistant_id, element=s.element, skill=s.skill,
-                       consent=s.consent, step=s.step)
-            for s in log.shares
-        )
+
+
+@transaction.atomic
+def _turn_write(pk: uuid.UUID, token: uuid.UUID, position: int, start: int, sealed: dict[str, Any],
+                messages: list[dict], traces: list[dict], shares: list[dict]) -> bool:
+    claimed = (ChatSession.objects.filter(pk=pk, lease_token=token, message_count=position, trace_count=start)
+               .update(state=sealed, message_count=position + len(messages), trace_count=start + len(traces),
+                       updated_at=timezone.now(), lease_token=None, lease_until=None))
+    if not claimed:
+        return False
+    Message.objects.bulk_create(Message(session_id=pk, **row) for row in messages)
+    if traces:
+        TraceEvent.objects.bulk_create(TraceEvent(session_id=pk, **row) for row in traces)
+    if shares:
+        ShareAudit.objects.bulk_create(ShareAudit(session_id=pk, **row) for row in shares)
+    return True
+
+
+# --- PostgreSQL: the statements of every message written by hand -------------------------------------
+# Compiling the ORM's UPDATEs and bulk INSERTs cost more CPU than PostgreSQL spends running them
+# (bench/turn_cost.py). The same statements and conditions as the ORM's (the other vendors use it).
+
+_SESSIONS, _MESSAGES, _TRACES, _SHARES = (m._meta.db_table for m in (ChatSession, Message, TraceEvent, ShareAudit))
+_PURGED_JSON = json.dumps(PURGED)
+
+
+def _by_hand() -> bool:
+    return connection.vendor == "postgresql"
+
+
+def _insert_if_claimed(name: str, table: str, columns: str, casts: tuple[str, ...],
+                       rows: list[tuple]) -> tuple[str, list[Any]]:
+    """One WITH clause inserting `rows` into `table` if the clause `claimed` updated the session."""
+    row = "(" + ", ".join(f"%s::{cast}" for cast in casts) + ")"
+    sql = (f'{name} AS (INSERT INTO "{table}" ({columns}) SELECT * FROM (VALUES {", ".join([row] * len(rows))}) '
+           f"AS v({columns}) WHERE EXISTS (SELECT 1 FROM claimed))")
+    return sql, [value for r in rows for value in r]
+
+
+def _turn_write_by_hand(pk: uuid.UUID, token: uuid.UUID, position: int, start: int, sealed: dict[str, Any],
+                        messages: list[dict], traces: list[dict], shares: list[dict]) -> bool:
+    now = timezone.now()
+    clauses = [f'claimed AS (UPDATE "{_SESSIONS}" SET state = %s::jsonb, message_count = %s, trace_count = %s,'
+               " updated_at = %s, lease_token = NULL, lease_until = NULL"
+               " WHERE id = %s AND lease_token = %s AND message_count = %s AND trace_count = %s RETURNING id)"]
+    args: list[Any] = [json.dumps(sealed), position + len(messages), start + len(traces), now,
+                       pk, token, position, start]
+    inserts = [
+        ("messages", _MESSAGES, "session_id, position, role, kind, text, data, created_at, client_id, turn_ms, mark",
+         ("uuid", "integer", "varchar", "varchar", "text", "jsonb", "timestamptz", "varchar", "integer", "varchar"),
+         [(pk, m["position"], m["role"], m["kind"], m["text"], json.dumps(m["data"]), now, m["client_id"],
+           m["turn_ms"], m["mark"]) for m in messages]),
+        ("traces", _TRACES, "session_id, position, kind, data, created_at",
+         ("uuid", "integer", "varchar", "jsonb", "timestamptz"),
+         [(pk, t["position"], t["kind"], json.dumps(t["data"]), now) for t in traces]),
+        ("shares", _SHARES, "session_id, assistant_id, element, skill, consent, step, created_at",
+         ("uuid", "bigint", "varchar", "varchar", "varchar", "integer", "timestamptz"),
+         [(pk, a["assistant_id"], a["element"], a["skill"], a["consent"], a["step"], now) for a in shares]),
+    ]
+    for name, table, columns, casts, rows in inserts:
+        if rows:
+            sql, values = _insert_if_claimed(name, table, columns, casts, rows)
+            clauses.append(sql)
+            args += values
+    sql = "WITH " + ", ".join(clauses) + " SELECT count(*) FROM claimed"
+    if connection.in_atomic_block:  # inside a caller's transaction: a savepoint, as the ORM path has
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(sql, args)
+            return cursor.fetchone()[0] > 0
+    with connection.cursor() as cursor:  # on its own: the one statement is atomic
+        cursor.execute(sql, args)
+        return cursor.fetchone()[0] > 0
 
 
 def _answer_hidden(spec: CatalogSpec, state: SessionState, text: str) -> bool:
@@ -288,10 +372,15 @@ def _trace_events(turn: int, log: TurnLog, scrub: Scrubber) -> list[tuple[str, d
 
 def _assistant_messages(session: ChatSession, start: int, replies: list[dict[str, Any]],
                         scrub: Scrubber | None, marks: list[str] | None = None) -> list[Message]:
+    return [Message(session=session, **row) for row in _assistant_rows(start, replies, scrub, marks)]
+
+
+def _assistant_rows(start: int, replies: list[dict[str, Any]], scrub: Scrubber | None,
+                    marks: list[str] | None = None) -> list[dict[str, Any]]:
     marks = marks or [""] * len(replies)
     return [
-        Message(session=session, position=start + offset, role=MessageRole.ASSISTANT, kind=reply["kind"],
-                text=scrub.text(reply["text"]) if scrub else reply["text"],
-                data=scrub.data(reply) if scrub else reply, mark=mark)
+        {"position": start + offset, "role": MessageRole.ASSISTANT, "kind": reply["kind"],
+         "text": scrub.text(reply["text"]) if scrub else reply["text"], "data": scrub.data(reply) if scrub else reply,
+         "client_id": "", "turn_ms": None, "mark": mark}
         for offset, (reply, mark) in enumerate(zip(replies, marks, strict=True))
     ]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import hashlib
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
@@ -41,10 +42,16 @@ class SessionEnded(ConcertoError):
 
 
 def _vault() -> MultiFernet:
-    keys = list(settings.CONCERTO_STATE_KEYS)
+    # Built once per configuration, not per message (two per turn): keyed on what it is made of,
+    # so changed settings (a key rotation in tests) take effect at once.
+    return _vault_of(tuple(settings.CONCERTO_STATE_KEYS), settings.SECRET_KEY)
+
+
+@lru_cache(maxsize=8)
+def _vault_of(keys: tuple[str, ...], secret_key: str) -> MultiFernet:
     if not keys:
-        digest = hashlib.sha256(f"concerto-session-state:{settings.SECRET_KEY}".encode()).digest()
-        keys = [base64.urlsafe_b64encode(digest).decode()]
+        digest = hashlib.sha256(f"concerto-session-state:{secret_key}".encode()).digest()
+        keys = (base64.urlsafe_b64encode(digest).decode(),)
     return MultiFernet([Fernet(key) for key in keys])
 
 

@@ -162,6 +162,8 @@ class Scrubber:
             text = text[: match.start(1)] + MASK + text[match.end(1):]
 
     def _phones(self, text: str) -> str:
+        if _ANY_DIGIT.search(text) is None:
+            return text  # the matcher's pattern needs a digit (`\d`, any script): skip its setup per string
         import phonenumbers
 
         spans = [(m.start, m.end) for m in phonenumbers.PhoneNumberMatcher(text, "US")
@@ -170,6 +172,9 @@ class Scrubber:
         for start, end in reversed(spans):
             text = text[:start] + MASK + text[end:]
         return text
+
+
+_ANY_DIGIT = re.compile(r"\d")
 
 
 def _walk(data: Any, text: Callable[[str], str], authored: frozenset[str]) -> Any:
