@@ -37,6 +37,12 @@ def page_workspace(request: HttpRequest) -> Workspace:
     return workspace
 
 
+def posted_version(request: HttpRequest) -> int | None:
+    """The version a posted form was drawn for (its `version` field), for `page_version_context`."""
+    posted = request.POST.get("version", "")
+    return int(posted) if posted.isdigit() else None
+
+
 def page_version_context(request: HttpRequest, slug: str, tab: str, number: int | None = None) -> dict[str, Any]:
     """The catalog, its versions and the version asked for (`number`, `?version=N`, else the latest)."""
     try:

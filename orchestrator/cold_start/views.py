@@ -18,10 +18,10 @@ from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HTMX_STOP_POLLING
 
-from catalog_app.access import page_version_context, page_workspace
+from catalog_app.access import page_version_context, page_workspace, posted_version
 from catalog_app.models import Catalog
 from catalog_app.permissions import Action, is_allowed
-from catalog_app.views.common import HtmxHttpRequest
+from catalog_app.views.common import HtmxHttpRequest, render_page
 from orchestrator.cold_start.forms import CampaignStartForm
 from orchestrator.cold_start.models import CampaignState, ColdStartCampaign
 from orchestrator.cold_start.selectors import campaign_busy, campaign_get, campaign_list, campaign_plot, campaign_rounds
@@ -39,17 +39,13 @@ TEMPLATE = "orchestrator/cold_start/index.html"
 @login_required
 def cold_start_index_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     context = page_version_context(request, slug, "cold-start")
-    template = TEMPLATE
-    if request.htmx and not request.htmx.history_restore_request:
-        template += "#page"  # the version picker swaps the page below the header
-    return render(request, template, _index_context(request, context, None))
+    return render_page(request, TEMPLATE, _index_context(request, context, None))
 
 
 @require_POST
 @login_required
 def cold_start_start_view(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    posted = request.POST.get("version", "")
-    context = page_version_context(request, slug, "cold-start", int(posted) if posted.isdigit() else None)
+    context = page_version_context(request, slug, "cold-start", posted_version(request))
     form = _form(request, context, request.POST)
     if form.is_valid():
         data = form.cleaned_data

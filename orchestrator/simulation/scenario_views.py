@@ -18,10 +18,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from catalog_app.access import page_version_context
+from catalog_app.access import page_version_context, posted_version
 from catalog_app.permissions import Action, is_allowed
 from catalog_app.selectors import version_spec
-from catalog_app.views.common import HtmxHttpRequest
+from catalog_app.views.common import HtmxHttpRequest, render_page
 from orchestrator.engine.errors import ConcertoError
 from orchestrator.engine.simulation.default_scenario import default_scenario, values_needed
 from orchestrator.simulation.models import SimulationScenario
@@ -38,8 +38,8 @@ def scenario_index_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     context = page_version_context(request, slug, "scenarios")
     scenarios = list(scenario_list(catalog=context["catalog"]).prefetch_related("revisions__version"))
     saved = next((s for s in scenarios if s.name == request.GET.get("saved")), None)
-    return render(request, _page(request, "orchestrator/simulations/scenarios.html"),
-                  {**context, "scenarios": scenarios, "saved": saved})
+    return render_page(request, "orchestrator/simulations/scenarios.html",
+                       {**context, "scenarios": scenarios, "saved": saved})
 
 
 @require_GET
@@ -61,15 +61,14 @@ def scenario_edit_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         note = ("Generated from the catalog: every intent alike, the skills as the spec says. "
                 + (f"Give a few values of {', '.join(needed)}: they cannot be generated from their format."
                    if needed else "Save it to simulate at once."))
-    return render(request, _page(request, TEMPLATE), {**context, **_form_context(request, context), "note": note,
-                                                      "sections": form_sections(spec, data)})
+    return render_page(request, TEMPLATE, {**context, **_form_context(request, context), "note": note,
+                                           "sections": form_sections(spec, data)})
 
 
 @require_POST
 @login_required
 def scenario_save_view(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    posted = request.POST.get("version", "")
-    context = page_version_context(request, slug, "scenarios", int(posted) if posted.isdigit() else None)
+    context = page_version_context(request, slug, "scenarios", posted_version(request))
     spec = version_spec(version=context["version"])
     data, errors = scenario_from_post(spec, request.POST)
     if data is not None:
@@ -85,10 +84,6 @@ def scenario_save_view(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return render(request, TEMPLATE, {**context, **_form_context(request, context), "sections": sections,
                                       "form_errors": errors.get("", []), "note": ""}, status=422)
 
-
-def _page(request: HtmxHttpRequest, template: str) -> str:
-    """The version picker swaps the page below the header: the template's `page` fragment answers it."""
-    return f"{template}#page" if request.htmx and not request.htmx.history_restore_request else template
 
 
 def _form_context(request: HtmxHttpRequest, context: dict[str, Any]) -> dict[str, Any]:

@@ -20,8 +20,8 @@ from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HTMX_STOP_POLLING
 
-from catalog_app.access import page_version_context, page_workspace
-from catalog_app.views.common import HtmxHttpRequest
+from catalog_app.access import page_version_context, page_workspace, posted_version
+from catalog_app.views.common import HtmxHttpRequest, render_page
 from orchestrator.engine.errors import ConcertoError, UnknownName
 from orchestrator.jobs.models import JobStatus
 from orchestrator.jobs.runner import QueueUnavailable, job_can_requeue
@@ -45,17 +45,13 @@ from orchestrator.simulation.services import run_cancel, run_create
 @login_required
 def simulation_index_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     context = page_version_context(request, slug, "simulate")
-    template = "orchestrator/simulations/index.html"
-    if request.htmx and not request.htmx.history_restore_request:
-        template += "#page"  # the version picker swaps the page below the header
-    return render(request, template, _index_context(request, context, None))
+    return render_page(request, "orchestrator/simulations/index.html", _index_context(request, context, None))
 
 
 @require_POST
 @login_required
 def simulation_start_view(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    posted = request.POST.get("version", "")
-    context = page_version_context(request, slug, "simulate", int(posted) if posted.isdigit() else None)
+    context = page_version_context(request, slug, "simulate", posted_version(request))
     scenarios = [s.name for s in scenario_list(catalog=context["catalog"])]
     form = SimulationStartForm(request.POST, scenarios=scenarios)
     if form.is_valid():

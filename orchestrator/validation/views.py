@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HTMX_STOP_POLLING
 
-from catalog_app.access import page_version_context, page_workspace
+from catalog_app.access import page_version_context, page_workspace, posted_version
 from catalog_app.models import CatalogVersion, Workspace
 from catalog_app.planning import version_planner
 from catalog_app.selectors import (
@@ -28,7 +28,7 @@ from catalog_app.selectors import (
     catalog_list,
     version_latest,
 )
-from catalog_app.views.common import HtmxHttpRequest
+from catalog_app.views.common import HtmxHttpRequest, render_page
 from orchestrator.engine.errors import ConcertoError, UnknownName
 from orchestrator.jobs.models import JobStatus
 from orchestrator.jobs.runner import QueueUnavailable
@@ -57,7 +57,7 @@ def plan_validate_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     initial = {"intent": intent, "quality": "optimal", "plan": _planner_lines(context["version"], spec, intent)
                if request.GET.get("start") == "planner" else ""}
     context["form"] = PlanCheckForm(initial=initial, spec=spec)
-    return _render(request, "orchestrator/validate_plan.html", context)
+    return render_page(request, "orchestrator/validate_plan.html", context)
 
 
 def _verdict(form: PlanCheckForm, version: CatalogVersion) -> dict[str, Any]:
@@ -176,12 +176,6 @@ def _source(analysis: TrajectoryAnalysis) -> str:
 # --- helpers ------------------------------------------------------------------------------------
 
 
-def _render(request: HtmxHttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
-    # A history restore asks for the whole page: htmx had nothing cached to show.
-    if request.htmx and not request.htmx.history_restore_request:
-        template += "#page"
-    return render(request, template, context)
-
 
 def _latest(workspace: Workspace, slug: str) -> CatalogVersion:
     catalog = catalog_get(workspace=workspace, slug=slug)
@@ -193,9 +187,7 @@ def _latest(workspace: Workspace, slug: str) -> CatalogVersion:
 
 def _version_context(request: HttpRequest, slug: str) -> dict[str, Any]:
     """The catalog and the version asked for (a posted `version`, `?version=N`, else the latest)."""
-    posted = request.POST.get("version", "")
-    number = int(posted) if posted.isdigit() else None
-    return page_version_context(request, slug, "validate", number)
+    return page_version_context(request, slug, "validate", posted_version(request))
 
 
 def _analysis(request: HttpRequest, pk: int) -> TrajectoryAnalysis:
