@@ -32,8 +32,9 @@ from orchestrator.cold_start.services import (
     campaign_continue,
     campaign_create,
 )
-from orchestrator.engine.errors import ConcertoError, Issue, SpecError
+from orchestrator.engine.errors import ConcertoError
 from orchestrator.jobs.api import job_state
+from orchestrator.simulation.api import scenario_faults
 
 router = Router(tags=["cold start"], auth=studio_auth())
 
@@ -98,14 +99,12 @@ class CampaignOut(Schema):
              summary="Start a cold-start campaign; poll it, or its `page`")
 def cold_start_create(request: HttpRequest, slug: str, payload: CampaignIn) -> Status[dict[str, Any]]:
     version = api_version(request, slug, payload.version)
-    try:
+    with scenario_faults():
         campaign = campaign_create(
             catalog=version.catalog, user=request.auth, scenario=payload.scenario,  # type: ignore[attr-defined]
             version=version, conversations=payload.conversations, seed=payload.seed, max_rounds=payload.max_rounds,
             mode=payload.mode, confidence=payload.confidence, first_orchestrator=payload.first_orchestrator,
             reference=payload.reference)
-    except SpecError as exc:  # the scenario's own faults, at their paths inside it
-        raise SpecError([Issue(f"scenario.{i.path}" if i.path else "scenario", i.message) for i in exc.issues]) from exc
     return Status(202, _out(campaign))
 
 

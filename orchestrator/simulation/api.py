@@ -17,6 +17,8 @@ is not kept: 503 with Retry-After.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, Literal
 
@@ -89,13 +91,20 @@ class ConversationOut(Schema):
              summary="Start a simulation run; poll the answer's `page` or the run itself")
 def simulations_create(request: HttpRequest, slug: str, payload: SimulationIn) -> Status[dict[str, Any]]:
     version = api_version(request, slug, payload.version)
-    try:
+    with scenario_faults():
         run = run_create(workspace=api_workspace(request), version=version, scenario=payload.scenario,
                          conversations=payload.conversations, orchestrator=payload.orchestrator, seed=payload.seed,
                          chunk_size=payload.chunk_size, user=request.auth, explore=payload.explore)
-    except SpecError as exc:  # the scenario's own faults, at their paths inside it
-        raise SpecError([Issue(f"scenario.{i.path}" if i.path else "scenario", i.message) for i in exc.issues]) from exc
     return Status(202, _run_out(run))
+
+
+@contextmanager
+def scenario_faults() -> Iterator[None]:
+    """A scenario's own faults, at their paths inside the request's `scenario` field."""
+    try:
+        yield
+    except SpecError as exc:
+        raise SpecError([Issue(f"scenario.{i.path}" if i.path else "scenario", i.message) for i in exc.issues]) from exc
 
 
 @router.get("/{slug}/simulations", response={200: list[SimulationOut], 404: ErrorOut},
