@@ -98,11 +98,15 @@ class Scrubber:
         values = [v for v in values if v.strip()]
         self.known = _pattern(values)
         self.digits = [p for p in (_digit_spelling(v) for v in values) if p is not None] if digits else []
-        self.formats = [fmt.pattern for e in spec.elements if e.sensitive
-                        for fmt in [parse_format(e.format)] if fmt.is_regex] if formats and spec else []
+        patterns = [fmt.pattern for e in spec.elements if e.sensitive
+                    for fmt in [parse_format(e.format)] if fmt.is_regex] if formats and spec else []
+        self.formats = [inside for inside in map(_inside, patterns) if inside is not None]
         self.shapes = shapes
         self.allowed = {a.strip().lower() for a in allowed if a.strip()}
         self.allowed_phones = {re.sub(r"[^\d+]", "", a) for a in self.allowed}
+        # A turn stores the same strings many times over (a skill's name in every plan step, a reply's
+        # text in its message and its data): each is scrubbed once per scrubber, that is per turn.
+        self._done: dict[str, str] = {}
 
     @classmethod
     def known_only(cls, values: Iterable[str]) -> Scrubber:
@@ -117,14 +121,20 @@ class Scrubber:
     def text(self, text: str) -> str:
         if not text:
             return text
+        done = self._done.get(text)
+        if done is None:
+            done = self._done[text] = self._scrub(text)
+        return done
+
+    def _scrub(self, text: str) -> str:
         if self.known is not None:
             text = self.known.sub(MASK, text)
         for pattern in self.digits:
             text = pattern.sub(MASK, text)
         for fmt in self.formats:
             text = self._format(fmt, text)
-        if not self.shapes:
-            return text
+        if not self.shapes or (_ANY_DIGIT.search(text) is None and "@" not in text):
+            return text  # every shape below has an @ or a digit (\d: any script's digits)
         text = EMAIL_LIKE.sub(lambda m: m.group(0) if m.group(0).lower() in self.allowed else MASK, text)
         text = CARD_LIKE.sub(lambda m: MASK if _luhn(re.sub(r"\D", "", m.group(0))) else m.group(0), text)
         text = SSN_LIKE.sub(MASK, text)
@@ -148,13 +158,7 @@ class Scrubber:
         return _walk(data, self.text, self.AUTHORED)
 
     @staticmethod
-    def _format(pattern: str, text: str) -> str:
-        from .nlu import _linear  # RE2: a catalog's pattern must not hang the scrubber either
-
-        try:
-            _, inside = _linear(pattern)
-        except Exception:  # noqa: BLE001 - an unusable pattern hides nothing; the checks reject it at authoring
-            return text
+    def _format(inside: Any, text: str) -> str:
         while True:
             match = inside.search(text)
             if match is None or MASK in match.group(1):
@@ -162,8 +166,8 @@ class Scrubber:
             text = text[: match.start(1)] + MASK + text[match.end(1):]
 
     def _phones(self, text: str) -> str:
-        if _ANY_DIGIT.search(text) is None:
-            return text  # the matcher's pattern needs a digit (`\d`, any script): skip its setup per string
+        if len(_ANY_DIGIT.findall(text)) < MIN_PHONE_DIGITS:
+            return text  # too few digits for any valid number: skip the matcher's setup per string
         import phonenumbers
 
         spans = [(m.start, m.end) for m in phonenumbers.PhoneNumberMatcher(text, "US")
@@ -175,6 +179,20 @@ class Scrubber:
 
 
 _ANY_DIGIT = re.compile(r"\d")
+
+
+def _inside(pattern: str) -> Any:
+    """A sensitive format's pattern as RE2 finds it inside text (a catalog's pattern must not hang the
+    scrubber either); None for an unusable one, which hides nothing (the checks reject it at authoring)."""
+    from .patterns import _linear
+
+    try:
+        return _linear(pattern)[1]
+    except Exception:  # noqa: BLE001 - RE2 raises its own error types
+        return None
+# The shortest valid numbers anywhere have 6 digits with their country code (libphonenumber's metadata:
+# some of Austria's, +43 and 4 national digits); 5 leaves a margin.
+MIN_PHONE_DIGITS = 5
 
 
 def _walk(data: Any, text: Callable[[str], str], authored: frozenset[str]) -> Any:
