@@ -85,7 +85,6 @@ def _seed(session: ChatSession, turn: int) -> int:
     return session.id.int % 2**32 + turn
 
 
-@transaction.atomic
 def session_create(*, assistant: Assistant) -> tuple[ChatSession, list[dict[str, Any]]]:
     """A new conversation with `assistant`, greeted; the greeting is the transcript's first line."""
     session = ChatSession(assistant=assistant, state=state_seal(SessionState()),
@@ -96,9 +95,18 @@ def session_create(*, assistant: Assistant) -> tuple[ChatSession, list[dict[str,
     finally:
         runtime.release()
     session.message_count = len(replies)
-    session.save()
-    Message.objects.bulk_create(_assistant_messages(session, 0, replies, None))
+    rows = _assistant_rows(0, replies, None)
+    if _by_hand():
+        _session_insert_by_hand(session, rows)
+    else:
+        _session_insert(session, rows)
     return session, replies
+
+
+@transaction.atomic
+def _session_insert(session: ChatSession, rows: list[dict[str, Any]]) -> None:
+    session.save()
+    Message.objects.bulk_create(Message(session=session, **row) for row in rows)
 
 
 def _check_text(text: str) -> str:
@@ -302,12 +310,42 @@ def _by_hand() -> bool:
 
 
 def _insert_if_claimed(name: str, table: str, columns: str, casts: tuple[str, ...],
-                       rows: list[tuple]) -> tuple[str, list[Any]]:
-    """One WITH clause inserting `rows` into `table` if the clause `claimed` updated the session."""
+                       rows: list[tuple], after: str = "claimed") -> tuple[str, list[Any]]:
+    """One WITH clause inserting `rows` into `table` if the clause `after` wrote the session's row."""
     row = "(" + ", ".join(f"%s::{cast}" for cast in casts) + ")"
     sql = (f'{name} AS (INSERT INTO "{table}" ({columns}) SELECT * FROM (VALUES {", ".join([row] * len(rows))}) '
-           f"AS v({columns}) WHERE EXISTS (SELECT 1 FROM claimed))")
+           f"AS v({columns}) WHERE EXISTS (SELECT 1 FROM {after}))")
     return sql, [value for r in rows for value in r]
+
+
+_MESSAGE_COLUMNS = "session_id, position, role, kind, text, data, created_at, client_id, turn_ms, mark"
+_MESSAGE_CASTS = ("uuid", "integer", "varchar", "varchar", "text", "jsonb", "timestamptz", "varchar", "integer",
+                  "varchar")
+
+
+def _message_values(pk: uuid.UUID, messages: list[dict[str, Any]], now: Any) -> list[tuple]:
+    return [(pk, m["position"], m["role"], m["kind"], m["text"], json.dumps(m["data"]), now, m["client_id"],
+             m["turn_ms"], m["mark"]) for m in messages]
+
+
+def _session_insert_by_hand(session: ChatSession, messages: list[dict[str, Any]]) -> None:
+    """The session's row and its greeting in one statement (atomic on its own: no BEGIN/COMMIT), the
+    same columns as `_session_insert`'s save() writes; `session` then reads as saved."""
+    now = timezone.now()
+    session.created_at = session.updated_at = now
+    sql = (f'WITH created AS (INSERT INTO "{_SESSIONS}" (id, assistant_id, state, message_count, trace_count,'
+           " created_at, updated_at, lease_token, lease_until, catalog_version_id, mode)"
+           " VALUES (%s, %s, %s::jsonb, %s, %s, %s, %s, NULL, NULL, %s, %s) RETURNING id)")
+    args: list[Any] = [session.pk, session.assistant_id, json.dumps(session.state), session.message_count,
+                       session.trace_count, now, now, session.catalog_version_id, session.mode]
+    if messages:
+        clause, values = _insert_if_claimed("greeting", _MESSAGES, _MESSAGE_COLUMNS, _MESSAGE_CASTS,
+                                            _message_values(session.pk, messages, now), after="created")
+        sql += ", " + clause
+        args += values
+    _execute_alone(sql + " SELECT count(*) FROM created", args)
+    session._state.adding = False
+    session._state.db = connection.alias
 
 
 def _turn_write_by_hand(pk: uuid.UUID, token: uuid.UUID, position: int, start: int, sealed: dict[str, Any],
@@ -319,10 +357,7 @@ def _turn_write_by_hand(pk: uuid.UUID, token: uuid.UUID, position: int, start: i
     args: list[Any] = [json.dumps(sealed), position + len(messages), start + len(traces), now,
                        pk, token, position, start]
     inserts = [
-        ("messages", _MESSAGES, "session_id, position, role, kind, text, data, created_at, client_id, turn_ms, mark",
-         ("uuid", "integer", "varchar", "varchar", "text", "jsonb", "timestamptz", "varchar", "integer", "varchar"),
-         [(pk, m["position"], m["role"], m["kind"], m["text"], json.dumps(m["data"]), now, m["client_id"],
-           m["turn_ms"], m["mark"]) for m in messages]),
+        ("messages", _MESSAGES, _MESSAGE_COLUMNS, _MESSAGE_CASTS, _message_values(pk, messages, now)),
         ("traces", _TRACES, "session_id, position, kind, data, created_at",
          ("uuid", "integer", "varchar", "jsonb", "timestamptz"),
          [(pk, t["position"], t["kind"], json.dumps(t["data"]), now) for t in traces]),
@@ -335,14 +370,19 @@ def _turn_write_by_hand(pk: uuid.UUID, token: uuid.UUID, position: int, start: i
             sql, values = _insert_if_claimed(name, table, columns, casts, rows)
             clauses.append(sql)
             args += values
-    sql = "WITH " + ", ".join(clauses) + " SELECT count(*) FROM claimed"
-    if connection.in_atomic_block:  # inside a caller's transaction: a savepoint, as the ORM path has
+    return _execute_alone("WITH " + ", ".join(clauses) + " SELECT count(*) FROM claimed", args) > 0
+
+
+def _execute_alone(sql: str, args: list[Any]) -> int:
+    """Run one statement and return its single number: on its own it is atomic (no BEGIN/COMMIT);
+    inside a caller's transaction, in a savepoint, as the ORM paths would be."""
+    if connection.in_atomic_block:
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(sql, args)
-            return cursor.fetchone()[0] > 0
-    with connection.cursor() as cursor:  # on its own: the one statement is atomic
+            return cursor.fetchone()[0]
+    with connection.cursor() as cursor:
         cursor.execute(sql, args)
-        return cursor.fetchone()[0] > 0
+        return cursor.fetchone()[0]
 
 
 def _answer_hidden(spec: CatalogSpec, state: SessionState, text: str) -> bool:
@@ -368,11 +408,6 @@ def _trace_events(turn: int, log: TurnLog, scrub: Scrubber) -> list[tuple[str, d
     events += [(TraceKind.EXECUTION, e.model_dump(mode="json")) for e in log.executions]
     events += [(TraceKind.SHARE, s.event()) for s in log.shares]
     return [(kind, scrub.data({"turn": turn, **data})) for kind, data in events]
-
-
-def _assistant_messages(session: ChatSession, start: int, replies: list[dict[str, Any]],
-                        scrub: Scrubber | None, marks: list[str] | None = None) -> list[Message]:
-    return [Message(session=session, **row) for row in _assistant_rows(start, replies, scrub, marks)]
 
 
 def _assistant_rows(start: int, replies: list[dict[str, Any]], scrub: Scrubber | None,
