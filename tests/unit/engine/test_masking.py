@@ -114,3 +114,17 @@ def test_the_guessing_layers_switch_off_and_the_known_values_stay_hidden(banking
     assert Scrubber(banking, ["123-45-6789"], digits=False, formats=False).text(text) == (
         f"ssn {MASK}, mail {MASK}, again {MASK}")  # the shapes alone: SSN-like, e-mail
     assert Scrubber(banking, ["123-45-6789"]).text(text) == f"ssn {MASK}, mail {MASK}, again {MASK}"
+
+
+def test_the_shortest_phone_numbers_are_still_hidden_and_a_string_is_scrubbed_once(banking, monkeypatch):
+    # Niue's and Saint Helena's numbers have 7 and 8 digits with their country code: the scrubber's
+    # shortcut (no phone matching below MIN_PHONE_DIGITS digits) must not skip them.
+    scrub = Scrubber(None)
+    assert scrub.text("reach me at +683 4002 please") == f"reach me at {MASK} please"
+    assert scrub.text("or +290 22001") == f"or {MASK}"
+    calls = []
+    monkeypatch.setattr(Scrubber, "_scrub", lambda self, text: calls.append(text) or text.upper())
+    scrub = Scrubber(banking, ["123-45-6789"])
+    assert scrub.data({"a": "apply_loan", "b": ["apply_loan", {"c": "apply_loan"}]}) == {
+        "a": "APPLY_LOAN", "b": ["APPLY_LOAN", {"c": "APPLY_LOAN"}]}
+    assert calls == ["apply_loan"]  # the same string three times in a turn's data: scrubbed once
