@@ -19,7 +19,7 @@ class ChatSession(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     assistant = models.ForeignKey(Assistant, on_delete=models.CASCADE, related_name="sessions")
     # The engine's SessionState, real values included (the runtime needs them): sealed with Fernet,
-    # `{"sealed": token}`, or `{"purged": true}` once the retention passed (`orchestrator.chat.vault`).
+    # `{"packed": token}`, or `{"purged": true}` once the retention passed (`orchestrator.chat.vault`).
     state = models.JSONField(default=dict)
     # Lines of the transcript and of the trace so far: the next positions, read under the row lock.
     message_count = models.PositiveIntegerField(default=0)

@@ -2,7 +2,13 @@
 
 The state holds the real values the user gave, sensitive ones included (the runtime sends them on
 to skills), so the row stores it sealed with Fernet (AES-128-CBC with an HMAC), never in clear:
-`{"sealed": "<token>"}`. The keys come from CONCERTO_STATE_KEYS (Fernet keys, comma-separated,
+`{"packed": "<token>"}`, the JSON compressed (zlib) before it is encrypted. Compressed, a state stays
+in the row (about 1.2 KB for a loan conversation, against 3.8 KB sealed as it was, over the 2 KB at
+which PostgreSQL moves a value out of line): PostgreSQL then writes no TOAST chunks on every turn and
+reads none back.
+(What compression could reveal, the length of a state whose content a user partly chose, tells a
+reader of the database nothing that the transcript beside it does not.) Rows sealed uncompressed,
+`{"sealed": "<token>"}`, are read as they are. The keys come from CONCERTO_STATE_KEYS (Fernet keys, comma-separated,
 the first one encrypts, all decrypt: add a new key in front to rotate); without it, one key is
 derived from SECRET_KEY. Rows written before sealing (a plain state) are read as they are and
 sealed at their next save.
@@ -17,6 +23,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import zlib
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -56,20 +63,22 @@ def _vault_of(keys: tuple[str, ...], secret_key: str) -> MultiFernet:
 
 
 def state_seal(state: SessionState) -> dict[str, Any]:
-    """What the `state` column stores: the state as JSON, encrypted."""
-    return {"sealed": _vault().encrypt(state.model_dump_json().encode()).decode()}
+    """What the `state` column stores: the state as JSON, compressed, encrypted."""
+    return {"packed": _vault().encrypt(zlib.compress(state.model_dump_json().encode())).decode()}
 
 
 def state_open(stored: dict[str, Any], *, session_id: object = "") -> SessionState:
     """The state a row stores; SessionEnded when it was purged or its key is no longer configured."""
     if stored.get("purged"):
         raise SessionEnded(session_id)
-    if "sealed" not in stored:
-        return SessionState.model_validate(stored)  # written before sealing
     try:
-        return SessionState.model_validate_json(_vault().decrypt(stored["sealed"].encode()))
+        if "packed" in stored:
+            return SessionState.model_validate_json(zlib.decompress(_vault().decrypt(stored["packed"].encode())))
+        if "sealed" in stored:  # sealed before states were compressed
+            return SessionState.model_validate_json(_vault().decrypt(stored["sealed"].encode()))
     except InvalidToken:
         raise SessionEnded(session_id) from None
+    return SessionState.model_validate(stored)  # written before sealing
 
 
 def state_or_empty(stored: dict[str, Any]) -> SessionState:

@@ -45,7 +45,23 @@ def test_a_state_written_before_sealing_is_read_and_sealed_at_the_next_save(demo
     session, _ = session_create(assistant=demo)
     ChatSession.objects.filter(pk=session.pk).update(state=SessionState().model_dump(mode="json"))
     message_post(session_id=session.pk, text="I'd like to apply for a loan")
-    assert set(ChatSession.objects.get(pk=session.pk).state) == {"sealed"}
+    assert set(ChatSession.objects.get(pk=session.pk).state) == {"packed"}
+
+
+def test_a_state_is_compressed_before_it_is_sealed_and_one_sealed_uncompressed_still_opens(talked):
+    import zlib
+
+    from orchestrator.chat.vault import _vault
+
+    state = state_open(talked.state)
+    # Compressed, the loan conversation's state stays under the 2 KB at which PostgreSQL moves it out of line.
+    assert set(talked.state) == {"packed"} and len(_raw_state(talked)) < 2000
+    assert json.loads(zlib.decompress(_vault().decrypt(talked.state["packed"].encode())))["memory"]["ssn"]
+    uncompressed = {"sealed": _vault().encrypt(state.model_dump_json().encode()).decode()}
+    assert len(json.dumps(uncompressed)) > 2000  # as states were sealed before
+    ChatSession.objects.filter(pk=talked.pk).update(state=uncompressed)
+    message_post(session_id=talked.pk, text="what are you doing?")
+    assert state_open(ChatSession.objects.get(pk=talked.pk).state).memory["ssn"].value == SSN
 
 
 def test_keys_rotate_new_first_old_still_read(talked, settings):
