@@ -43,6 +43,10 @@ class ToolParam:
     format: str = ""  # the schema's `format`: email, date, date-time, password...
     enum: tuple[str, ...] = ()
     pattern: str = ""
+    # A number's bounds (`minimum`/`maximum`, exclusive ones for integers as the next whole number): the
+    # element's format then refuses an amount out of range before any call (`number:1..10`).
+    minimum: float | None = None
+    maximum: float | None = None
     sensitive: bool = False  # `format: password`, `writeOnly` or `x-sensitive`
     # Dotted paths of the fields inside an object (or inside a list's items), as far as the schema
     # spells them out: `author` (a list of objects) has `id` and `name`.
@@ -181,6 +185,7 @@ def _param(name: str, schema: Any, required: bool) -> ToolParam:
     if not isinstance(schema, Mapping):  # {"city": "string"}
         return ToolParam(name, str(schema or ""), required=required)
     enum = schema.get("enum")
+    minimum, maximum = _number_bounds(schema)
     return ToolParam(
         name=name,
         type=str(schema.get("type") or ""),
@@ -189,9 +194,31 @@ def _param(name: str, schema: Any, required: bool) -> ToolParam:
         format=str(schema.get("format") or ""),
         enum=tuple(str(v) for v in enum) if isinstance(enum, list) else (),
         pattern=str(schema.get("pattern") or ""),
+        minimum=minimum,
+        maximum=maximum,
         sensitive=bool(schema.get("format") == "password" or schema.get("writeOnly") or schema.get("x-sensitive")),
         fields=tuple(_nested_fields(schema)),
     )
+
+
+def _number_bounds(schema: Mapping[str, Any]) -> tuple[float | None, float | None]:
+    """`minimum`/`maximum`, and the exclusive ones in both spellings (JSON Schema's numbers, OpenAPI
+    3.0's booleans beside `minimum`): an integer's exclusive bound becomes the next whole number; a
+    decimal's is kept inclusive (the edge value itself is then the skill's to refuse)."""
+    def number(value: Any) -> float | None:
+        return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+    step = 1 if schema.get("type") == "integer" else 0
+    low, high = number(schema.get("minimum")), number(schema.get("maximum"))
+    if schema.get("exclusiveMinimum") is True and low is not None:
+        low += step
+    elif (exclusive := number(schema.get("exclusiveMinimum"))) is not None:
+        low = exclusive + step if low is None else max(low, exclusive + step)
+    if schema.get("exclusiveMaximum") is True and high is not None:
+        high -= step
+    elif (exclusive := number(schema.get("exclusiveMaximum"))) is not None:
+        high = exclusive - step if high is None else min(high, exclusive - step)
+    return low, high
 
 
 def _nested_fields(schema: Mapping[str, Any], prefix: str = "", depth: int = 0) -> list[str]:
@@ -402,8 +429,16 @@ def _element_format(param: ToolParam) -> str | None:
     if param.pattern:
         return f"regex:{param.pattern}"
     if param.type in ("integer", "number", "int", "float"):
-        return "number"
+        if param.minimum is None and param.maximum is None:
+            return "number"
+        return f"number:{_bound(param.minimum)}..{_bound(param.maximum)}"
     return None
+
+
+def _bound(value: float | None) -> str:
+    if value is None:
+        return ""
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
 
 
 def propose(tools: Sequence[ToolSpec], spec: CatalogSpec | None = None) -> Proposal:

@@ -259,3 +259,24 @@ def test_names_that_clash_or_are_reserved_are_made_valid():
 
     assert [s.name for s in proposal.skills] == ["weather_skill"]
     parse_catalog(catalog_to_data(apply_proposal(CatalogSpec(catalog="w"), proposal)))
+
+
+def test_number_bounds_become_the_elements_format_in_both_exclusive_spellings():
+    def element(schema):
+        tools = parse_function_specs({"tools": [{"name": "pay", "parameters": {
+            "type": "object", "properties": {"amount": schema}, "required": ["amount"]}}]})
+        return {e.name: e for e in propose(tools).elements}["amount"].format
+
+    assert element({"type": "number", "minimum": 100, "maximum": 5000}) == "number:100..5000"
+    assert element({"type": "integer", "exclusiveMinimum": 0}) == "number:1.."  # JSON Schema: a number
+    assert element({"type": "integer", "minimum": 0, "exclusiveMinimum": True, "maximum": 10,
+                    "exclusiveMaximum": True}) == "number:1..9"  # OpenAPI 3.0: booleans
+    assert element({"type": "number", "maximum": 0.5}) == "number:..0.5"
+    assert element({"type": "number", "minimum": 1234567}) == "number:1234567.."
+    assert element({"type": "number"}) == "number"
+    assert element({"type": "number", "minimum": True}) == "number"  # not a number: no bound
+    # The bounds refuse an amount out of range before any call.
+    from orchestrator.engine.catalog.formats import parse_format
+
+    bounded = parse_format(element({"type": "number", "minimum": 100, "maximum": 5000}))
+    assert (bounded.lower, bounded.upper) == (100.0, 5000.0)
