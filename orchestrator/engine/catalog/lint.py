@@ -2,9 +2,10 @@
 
 Validation (`validation.py`) refuses a catalog that cannot be compiled; lint looks at one that
 can, and points at intents no plan can reach, elements nothing can establish, outputs nobody
-uses, elements nothing names, skills no intent needs, sensitive values flowing to skills, and modes without a failure
-path. Each item carries the spec path of the thing to fix (`skills[2].modes[0]`), so a page
-can link to it.
+uses, elements nothing names, skills no intent needs, sensitive values flowing to skills, modes
+without a failure path, and skills called for what they do but not marked `effects: world` where a
+value derived from a sensitive one reaches them. Each item carries the spec path of the thing to fix
+(`skills[2].modes[0]`), so a page can link to it.
 
 Reachability here is the same delete-free fixpoint the planner relies on (facts are only ever
 added), computed on the spec itself so lint needs no grounding and no planner call.
@@ -138,6 +139,7 @@ def lint_catalog(spec: CatalogSpec) -> list[LintItem]:
         + _unused_outputs(catalog)
         + _unused_elements(catalog)
         + _sensitive_flows(catalog)
+        + _unmarked_effects(catalog)
     )
     return sorted(items, key=lambda item: SEVERITY_ORDER[item.severity])
 
@@ -307,6 +309,38 @@ def _sensitive_flows(catalog: _Catalog) -> list[LintItem]:
                         continue
                     seen.add(x)
                     items.append(_flow(x, privacy.sources(x), skill.name, f"skills[{s}].modes[{m}].inputs[{j}]"))
+    return items
+
+
+def _unmarked_effects(catalog: _Catalog) -> list[LintItem]:
+    """A value computed from a sensitive one needs consent only before a skill marked `effects: world`
+    receives it (`sensitivity.py`). A mode that returns nothing, or that an intent's goal asks to have
+    done, is called for what it does, not for a value: if it is left `effects: none` while such a value
+    reaches it, the value could leave the conversation with nobody asked. Told from the structure alone."""
+    spec = catalog.spec
+    privacy = sensitivity(spec, catalog.onto)
+    if not privacy.derived:
+        return []
+    wanted = {done_ref(ref) for intent in spec.intents for ref in intent.goal.done}
+    items: list[LintItem] = []
+    for s, skill in enumerate(spec.skills):
+        for m, (mode, mode_name) in enumerate(zip(skill.modes, skill.mode_names(), strict=True)):
+            if skill.changes_world(mode_name):
+                continue
+            done = {(skill.name, ""), (skill.name, mode_name)} & wanted
+            acts = not any(o.outputs for o in mode.outcomes) or bool(done)
+            carried = [x for name in mode.inputs for x in catalog.onto.subtree(name) if x in privacy.derived]
+            if not acts or not carried:
+                continue
+            made = ", ".join(f"`{x}`" for x in privacy.sources(carried[0]))
+            which = f"`{skill.name}`" if len(skill.modes) == 1 else f"`{skill.name}` (mode `{mode_name}`)"
+            items.append(LintItem(
+                "unmarked_effects", "warning",
+                f"Skill {which} receives `{carried[0]}`, computed from sensitive {made}, and is called for what "
+                "it does rather than for a value: if it sends, publishes or submits, mark it `effects: world`, so "
+                "that the user is asked before the value leaves the conversation.",
+                f"skills[{s}].modes[{m}]", skill.name,
+            ))
     return items
 
 

@@ -147,3 +147,23 @@ def test_lint_names_a_derived_value_going_to_a_world_changing_skill():
     derived = [i for i in flows if "computed from sensitive `salary_table`" in i.message]
     assert {i.subject for i in derived} >= {"publish_chart"}
     assert not [i for i in flows if i.subject == "shrink"]  # computing from a chart shares nothing new
+
+
+def test_lint_warns_of_a_skill_called_for_its_effect_that_receives_a_derived_value_unmarked():
+    from orchestrator.engine.catalog.lint import lint_catalog
+
+    assert not [i for i in lint_catalog(charts()) if i.kind == "unmarked_effects"]  # every act is marked
+    # The analyst forgot `effects: world` on a skill that returns nothing: it e-mails the chart.
+    text = CHARTS.format(privacy="per_skill", sensitive="true").replace("intents:", """  - name: email_chart
+    description: E-mails a chart to a list
+    modes: [{inputs: [chart], outcomes: [{name: ok, outputs: []}, {name: bounced, outputs: []}]}]
+  - name: print_thumbnail
+    description: Prints the thumbnail
+    modes: [{inputs: [thumbnail], outcomes: [{name: ok, outputs: [post_url]}, {name: jammed, outputs: []}]}]
+intents:
+  - {name: print, description: print the chart, examples: [print the chart], goal: {done: [print_thumbnail]}}""")
+    warned = {i.subject: i for i in lint_catalog(load_catalog(text, filename="charts.yaml"))
+              if i.kind == "unmarked_effects"}
+    assert set(warned) == {"email_chart", "print_thumbnail"}  # returns nothing; a goal asks it done
+    assert warned["email_chart"].severity == "warning" and "`salary_table`" in warned["email_chart"].message
+    assert warned["email_chart"].path.startswith("skills[") and warned["email_chart"].path.endswith(".modes[0]")
