@@ -51,7 +51,7 @@ SHAPES: list[list[tuple[str, str, str, dict]]] = [
     [GREETING],
 ]
 # (shape, position) -> the mark the chat service sets on that line from the engine's typed reply
-MARKS = {(1, 2): "not_understood", (2, 4): "consent_refused"}
+MARKS = {(1, 2): "not_understood", (2, 4): "consent_refused", (3, 4): "started"}
 TRACES: list[list[dict]] = [
     [{"skill": "lookup_customer", "outcome": "ok", "planned_outcome": "ok"},
      {"skill": "credit_check", "outcome": "approved", "planned_outcome": "approved"}],

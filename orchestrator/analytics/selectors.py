@@ -1,15 +1,16 @@
 """The analytics page's reads: every figure is one aggregate query over stored messages and traces.
 
 Nothing here loops over sessions in Python: counts are SQL aggregates (conditional where they split),
-and "what came next" is a correlated subquery on the (session, position) unique index. Only stored
+and "what came next" is a correlated subquery on a session's indexed lines (the (session, position)
+unique index, the partial index of marked lines). Only stored
 rows are read, and those are masked before they are stored (`chat.services`); a session's sealed
 state is never opened.
 
 What the runtime records, and so what can be shown:
 - a goal reached is a reply of kind "result"; a request given up, a text reply with `data.reason`;
 - "did you mean" is a question whose reply data holds `choices` (`data.data.choices`: a message's
-  data is the whole reply); the pick is the "Sure, let's ..." reply (its
-  `goal`) answering the next user message; anything else there is no pick;
+  data is the whole reply); the pick is the first reply marked `started` (its `goal`) among the replies
+  to the next user message; a turn starting nothing (or something not offered) is no pick;
 - a refused consent is the reply marked `consent_refused` answering the answer to a consent;
 - a request not understood is a user message whose reply is marked `not_understood`;
   (the marks are set by the chat service from the engine's typed reply, `Message.mark`, and read over a
@@ -32,6 +33,7 @@ from django.db.models import (
     Avg,
     BooleanField,
     Count,
+    Exists,
     ExpressionWrapper,
     F,
     FloatField,
@@ -105,11 +107,6 @@ def _with(kind: str, **where: Any) -> Q:
 
 def _reached() -> Q:
     return _with("result")
-
-
-def _next(offset: int) -> QuerySet[Message]:
-    """The message `offset` lines after the outer one, in the same session."""
-    return Message.objects.filter(session=OuterRef("session"), position=OuterRef("position") + offset)
 
 
 # --- conversations and goals ---------------------------------------------------------------------------
@@ -264,8 +261,19 @@ class Choice:
 
 
 def analytics_choices(*, period: Period) -> list[Choice]:
-    """Each "did you mean A or B?" offered, and what the next user message picked."""
-    picked = Subquery(_next(2).filter(role=MessageRole.ASSISTANT).values(goal=KT("data__goal"))[:1])
+    """Each "did you mean A or B?" offered, and what the next user message picked.
+
+    The pick is the first line marked `started` after the user's answer (at the offer's position + 1)
+    with no user line between: a reply of the answer's turn, wherever in the turn it comes (a value
+    refused may be said before it). The marked lines of a session are few (the partial mark index).
+    """
+    user_between = Message.objects.filter(session=OuterRef("session"), role=MessageRole.USER,
+                                          position__gt=OuterRef(OuterRef("position")) + 1,
+                                          position__lt=OuterRef("position"))
+    started = (Message.objects.filter(session=OuterRef("session"), mark=MessageMark.STARTED,
+                                      position__gt=OuterRef("position") + 1)
+               .exclude(Exists(user_between)).order_by("position"))
+    picked = Subquery(started.values(goal=KT("data__goal"))[:1])
     rows = (period.messages().filter(kind="question", data__data__has_key="choices")
             .annotate(offered=F("data__data__choices"), picked=picked)
             .values("offered", "picked").annotate(n=Count("pk")))

@@ -60,6 +60,7 @@ class MessageMark(models.TextChoices):
     NONE = "", "None"
     NOT_UNDERSTOOD = "not_understood", "Not understood"
     CONSENT_REFUSED = "consent_refused", "Consent refused"
+    STARTED = "started", "Intent started"
 
 
 class Message(models.Model):

@@ -68,8 +68,9 @@ def session_conversations(*, catalog: Catalog, limit: int = MAX_SESSIONS) -> lis
                 .order_by("-created_at").prefetch_related("messages", "trace")[:limit])
     found = []
     for session in sessions:
-        transcript = [{"position": m.position, "role": m.role, "kind": m.kind, "text": m.text, "data": m.data}
-                      for m in sorted(session.messages.all(), key=lambda m: m.position)]
+        # `mark`: how the turn went, as the engine typed it (the learner reads marks, never the wording)
+        transcript = [{"position": m.position, "role": m.role, "kind": m.kind, "text": m.text, "data": m.data,
+                       "mark": m.mark} for m in sorted(session.messages.all(), key=lambda m: m.position)]
         trace = [{"position": e.position, "kind": e.kind, "data": e.data}
                  for e in sorted(session.trace.all(), key=lambda e: e.position)]
         state = state_or_empty(session.state).model_dump(mode="json")  # stored encrypted; gone after retention

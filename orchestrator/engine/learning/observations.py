@@ -5,6 +5,12 @@ trace and transcript as the chat stores them) or an imported tool-call trajector
 one `Conversation` of observations, so every rule of the learner reads one shape. Only what a live
 deployment could observe is read: a trace's `missing` field (the truths' own answer) and the
 simulated user's reasons are never used.
+
+How a turn went is read from the typed mark beside each assistant line (`mark`: the engine's
+`Reply.mark`, stored as `Message.mark` by the chat and beside each line by the simulation driver), never
+from the reply's wording, which a catalog or a later release may change: "started" is the reply that took
+up an intent, "not_understood" the reply to a request not understood. Transcripts stored before the
+marks were marked by migration 0016 (simulated ones) and 0015-0016 (live ones).
 """
 
 from __future__ import annotations
@@ -16,6 +22,10 @@ from typing import Any
 from ..analysis.trajectories import Sample
 from ..runtime.acts import control_act
 from ..runtime.rejections import named_parameters
+
+# The assistant lines' marks read here (`runtime.replies.ReplyMark`).
+STARTED = "started"
+NOT_UNDERSTOOD = "not_understood"
 
 
 @dataclass(frozen=True)
@@ -76,8 +86,7 @@ def from_trace(ident: str, trace: Sequence[Mapping[str, Any]], transcript: Seque
                            if isinstance(item, Mapping) and item.get("source") == "user")
     seen.completed = [frame.get("intent") for frame in (state or {}).get("completed", []) if frame.get("intent")]
     seen.openings, seen.replies = _openings(ident, transcript)
-    seen.started = list(dict.fromkeys(m["data"]["goal"] for m in transcript if m.get("role") == "assistant"
-                                      and isinstance((m.get("data") or {}).get("goal"), str)))
+    seen.started = list(dict.fromkeys(m["data"]["goal"] for m in transcript if _starts(m)))
     seen.broadcasts = _broadcasts(transcript)
     return seen
 
@@ -184,7 +193,7 @@ def _openings(ident: str, transcript: Sequence[Mapping[str, Any]]) -> tuple[list
         elif not asking:
             if again:
                 offer, unheard = (user, again), []
-            elif any(m.get("text", "").startswith("Sorry, I did not understand") for m in answers):
+            elif any(m.get("mark") == NOT_UNDERSTOOD for m in answers):
                 unheard.append(user)
         declined = None  # only the request right after turning an offer down says what was meant
         asking = _asks(answers, asking)
@@ -203,9 +212,9 @@ def _turns(transcript: Sequence[Mapping[str, Any]]) -> list[tuple[str | None, li
 
 
 def _starts(message: Mapping[str, Any]) -> bool:
-    # "Sure, let's apply for a loan.": the reply that starts an intent (a result or an offer also names one)
-    data = message.get("data") or {}
-    return bool(data.get("goal")) and message.get("kind") == "text" and message.get("text", "").startswith("Sure")
+    # The reply marked as taking up an intent ("Sure, let's apply for a loan."), whatever its words; a result,
+    # an offer or a resumed request also name an intent but start nothing.
+    return message.get("mark") == STARTED and isinstance((message.get("data") or {}).get("goal"), str)
 
 
 def _choices(message: Mapping[str, Any]) -> tuple[str, ...]:

@@ -14,9 +14,12 @@ from ..catalog.spec import CatalogSpec, Goal, Intent
 from .nlu import spoken_option
 
 ReplyKind = Literal["text", "question", "consent", "result", "resumed", "explanation"]
-# What a reply tells about the turn, for whoever counts turns (the analytics page) without reading words:
-# the user's message was not understood; the user refused a consent.
-ReplyMark = Literal["not_understood", "consent_refused"]
+# What a reply tells about the turn, for whoever reads turns (the analytics page, the learner) without reading
+# words: the user's message was not understood; the user refused a consent; the reply takes up an intent (a
+# goal frame is pushed: a new request, a pick from "did you mean", an accepted offer, a request taken up again,
+# `dialogue.executor.Executor.push`). A frame resumed ("Now, back to ...", kind "resumed") is not a start: its
+# intent was started when it was pushed.
+ReplyMark = Literal["not_understood", "consent_refused", "started"]
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from ..catalog.spec import CatalogSpec
 from ..planning.planner import Planner
 from ..runtime.dialogue.goals import reached
 from ..runtime.masking import MASK, Scrubber, sensitive_values
+from ..runtime.replies import Reply
 from ..runtime.s3 import S3Orchestrator
 from ..runtime.session import SessionState
 from ..runtime.turns import PlannerOrchestrator, TurnLog
@@ -97,7 +98,7 @@ def simulate_conversation(spec: CatalogSpec, planner: Planner, scenario: Scenari
     kind = S3Orchestrator if orchestrator == "s3" else PlannerOrchestrator
     bot = kind(spec, timed, skills)  # type: ignore[arg-type]  # duck-typed: it only plans
     recorder = _Recorder(spec, state)
-    recorder.assistant([r.as_dict() for r in bot.greet()])
+    recorder.assistant(bot.greet())
     goal = spec.intent(user.intent).goal
     utterance: Utterance | None = user.opening()
     outcome: Outcome = "stalled"
@@ -114,7 +115,7 @@ def simulate_conversation(spec: CatalogSpec, planner: Planner, scenario: Scenari
         recorder.collect_sensitive()
         engine_ms = (time.perf_counter() - started) * 1000
         replies = [r.as_dict() for r in log.replies]
-        recorder.turn(utterance, hidden, replies, log, skills.calls[before_calls:], events,
+        recorder.turn(utterance, hidden, log, skills.calls[before_calls:], events,
                       planner_ms=timed.seconds * 1000, engine_ms=engine_ms)
         satisfied = reached(spec, planner, state, goal)
         if utterance.act == "stop":
@@ -140,7 +141,8 @@ class _Recorder:
 
     def __init__(self, spec: CatalogSpec, state: SessionState):
         self.spec, self.state = spec, state
-        self.raw: list[tuple[str, str, str, dict[str, Any], bool]] = []  # role, kind, text, data, hidden
+        # role, kind, text, data, hidden, mark (the reply's typed mark, "" for none, as `Message.mark` stores it)
+        self.raw: list[tuple[str, str, str, dict[str, Any], bool, str]] = []
         self.events: list[tuple[str, dict[str, Any]]] = []
         self.sensitive: dict[str, None] = {}  # every sensitive value the conversation held, in order
         self.figures: dict[str, Any] = {"questions": 0, "consents": 0, "plans": 0, "replans": 0, "unsolvable": 0,
@@ -150,17 +152,17 @@ class _Recorder:
         """Sensitive values known now; a value later forgotten or overwritten was still said."""
         self.sensitive.update(dict.fromkeys(sensitive_values(self.spec, self.state)))
 
-    def assistant(self, replies: list[dict[str, Any]]) -> None:
+    def assistant(self, replies: list[Reply]) -> None:
         for reply in replies:
-            self.raw.append(("assistant", reply["kind"], reply["text"], reply, False))
-            self.figures["questions"] += reply["kind"] == "question" and bool(reply.get("element"))
-            self.figures["consents"] += reply["kind"] == "consent"
+            self.raw.append(("assistant", reply.kind, reply.text, reply.as_dict(), False, reply.mark or ""))
+            self.figures["questions"] += reply.kind == "question" and bool(reply.element)
+            self.figures["consents"] += reply.kind == "consent"
 
-    def turn(self, utterance: Utterance, hidden: bool, replies: list[dict[str, Any]], log: TurnLog,
-             calls: list[Call], user_events: list[dict[str, Any]], *, planner_ms: float, engine_ms: float) -> None:
+    def turn(self, utterance: Utterance, hidden: bool, log: TurnLog, calls: list[Call],
+             user_events: list[dict[str, Any]], *, planner_ms: float, engine_ms: float) -> None:
         position = len(self.raw)
-        self.raw.append(("user", "user", utterance.text, {}, hidden))
-        self.assistant(replies)
+        self.raw.append(("user", "user", utterance.text, {}, hidden, ""))
+        self.assistant(log.replies)
         self.user(user_events, turn=position)
         for plan in log.plans:
             self.events.append(("plan", {"turn": position, **plan.event()}))
@@ -206,12 +208,14 @@ class _Recorder:
         # every sensitive one is known.
         scrub = Scrubber.known_only(self.sensitive)
         transcript = []
-        for position, (role, kind, text, data, hidden) in enumerate(self.raw):
+        for position, (role, kind, text, data, hidden, mark) in enumerate(self.raw):
             shown = scrub.text(text)
             if hidden and shown == text:
                 shown = MASK  # an answer to a sensitive question the runtime could not read: hidden whole
+            # `mark`: the reply's typed mark beside the line, as a live session's `Message.mark` (the learner
+            # reads it, never the wording)
             transcript.append({"position": position, "role": role, "kind": kind, "text": shown,
-                               "data": scrub.data(data) if role == "assistant" else {}})
+                               "data": scrub.data(data) if role == "assistant" else {}, "mark": mark})
         trace = [{"position": i, "kind": kind, "data": scrub.data(data)}
                  for i, (kind, data) in enumerate(self.events)]
         user_acts = [e["kind"] for e in user.events]

@@ -89,9 +89,11 @@ def _session(demo, *, days_ago: int = 0, version=None, mode: str = "planner") ->
     return session
 
 
-def _lines(session: ChatSession, lines: list[tuple[str, str, str, dict]]) -> None:
-    Message.objects.bulk_create(Message(session=session, position=i, role=role, kind=kind, text=text, data=data)
-                                for i, (role, kind, text, data) in enumerate(lines))
+def _lines(session: ChatSession, lines: list[tuple]) -> None:
+    """Lines (role, kind, text, data[, mark]) stored as the chat service stores them."""
+    Message.objects.bulk_create(Message(session=session, position=i, role=role, kind=kind, text=text, data=data,
+                                        mark=mark[0] if mark else "")
+                                for i, (role, kind, text, data, *mark) in enumerate(lines))
     ChatSession.objects.filter(pk=session.pk).update(message_count=len(lines))
 
 
@@ -104,7 +106,7 @@ def test_did_you_mean_offers_and_picks(demo):
              {"kind": "question", "text": said, "data": {"choices": ["apply_loan", "apply_credit_card"]}})
     picked = _session(demo)
     _lines(picked, [offer, ("user", "user", "the first", {}),
-                    ("assistant", "text", "Sure, let's apply for a loan.", {"goal": "apply_loan"})])
+                    ("assistant", "text", "Sure, let's apply for a loan.", {"goal": "apply_loan"}, "started")])
     declined = _session(demo)
     _lines(declined, [offer, ("user", "user", "no", {}), ("assistant", "text", "All right.", {})])
     [choice] = analytics_choices(period=Period(assistant=demo))
@@ -112,6 +114,30 @@ def test_did_you_mean_offers_and_picks(demo):
     assert (choice.times, choice.picked, choice.none) == (2, {"apply_loan": 1}, 1)
     unfinished = analytics_unfinished(period=Period(assistant=demo))
     assert dict(unfinished.last_question) == {"a choice of requests": 2}
+
+
+def test_a_pick_is_the_reply_marked_started_in_the_answers_turn_whatever_it_says(demo):
+    said = "Did you mean to apply for a loan, or to apply for a credit card?"
+    offer = ("assistant", "question", said,
+             {"kind": "question", "text": said, "data": {"choices": ["apply_loan", "apply_credit_card"]}})
+    reworded = _session(demo)  # another wording of the start: counted by its mark
+    _lines(reworded, [offer, ("user", "user", "the second", {}),
+                      ("assistant", "text", "OK, applying for a credit card.", {"goal": "apply_credit_card"},
+                       "started")])
+    later_in_turn = _session(demo)  # a value refused first, then the start: still the answer's turn
+    _lines(later_in_turn, [offer, ("user", "user", "the first, for 10 million", {}),
+                           ("assistant", "text", "I cannot use 10 million for the loan amount.", {}),
+                           ("assistant", "text", "Sure, let's apply for a loan.", {"goal": "apply_loan"}, "started")])
+    unmarked = _session(demo)  # a reply naming an intent that starts nothing (an offer): no pick
+    _lines(unmarked, [offer, ("user", "user", "the second", {}),
+                      ("assistant", "question", "Would you also like to apply for a credit card?",
+                       {"goal": "apply_credit_card"})])
+    next_turn = _session(demo)  # turned down, then a request started in the next turn: no pick
+    _lines(next_turn, [offer, ("user", "user", "no", {}), ("assistant", "text", "All right.", {}),
+                       ("user", "user", "a loan", {}),
+                       ("assistant", "text", "Sure, let's apply for a loan.", {"goal": "apply_loan"}, "started")])
+    [choice] = analytics_choices(period=Period(assistant=demo))
+    assert (choice.times, choice.picked, choice.none) == (4, {"apply_credit_card": 1, "apply_loan": 1}, 2)
 
 
 def test_an_offer_made_and_picked_over_the_chat_api_is_counted(demo, widget):

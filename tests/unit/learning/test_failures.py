@@ -72,13 +72,14 @@ def test_a_rejection_explained_by_a_declared_input_singles_nothing_out():
     assert "income" in inputs(declared, *successes, *rejected, *lacking_income)  # singled out, twice
 
 
-def transcript(*messages: tuple[str, str, str, dict]) -> list[dict]:
-    return [{"position": i, "role": role, "kind": kind, "text": text, "data": data}
-            for i, (role, kind, text, data) in enumerate(messages)]
+def transcript(*messages: tuple) -> list[dict]:
+    """Lines (role, kind, text, data[, mark]) as a transcript stores them, the mark beside each line."""
+    return [{"position": i, "role": role, "kind": kind, "text": text, "data": data, "mark": mark[0] if mark else ""}
+            for i, (role, kind, text, data, *mark) in enumerate(messages)]
 
 
-SORRY = ("assistant", "text", "Sorry, I did not understand that.", {})
-LOAN = ("assistant", "text", "Sure, let's apply for a loan.", {"goal": "apply_loan"})  # the start reply
+SORRY = ("assistant", "text", "Sorry, I did not understand that.", {}, "not_understood")
+LOAN = ("assistant", "text", "Sure, let's apply for a loan.", {"goal": "apply_loan"}, "started")  # the start reply
 
 
 def test_a_reply_to_an_offer_is_never_an_intent_example():
@@ -99,7 +100,7 @@ def test_a_text_heard_before_two_intents_or_without_content_is_never_an_example(
 
     def heard(text: str, intent: str, ident: str) -> Conversation:
         said = transcript(("user", "user", text, {}), SORRY, ("user", "user", "x", {}),
-                          ("assistant", "text", f"Sure, let's {intent}.", {"goal": intent}))
+                          ("assistant", "text", f"Sure, let's {intent}.", {"goal": intent}, "started"))
         return from_trace(ident, [], said)
 
     both = [heard("can you sort out my plastic", "apply_credit_card", "a"),

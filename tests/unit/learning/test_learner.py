@@ -96,10 +96,11 @@ def test_an_utterance_not_understood_before_a_request_becomes_an_example_of_its_
     transcript = [
         {"position": 0, "role": "assistant", "kind": "text", "text": "Hello", "data": {}},
         {"position": 1, "role": "user", "kind": "user", "text": "need cash for a car", "data": {}},
-        {"position": 2, "role": "assistant", "kind": "text", "text": "Sorry, I did not understand that.", "data": {}},
+        {"position": 2, "role": "assistant", "kind": "text", "text": "Sorry, I did not understand that.", "data": {},
+         "mark": "not_understood"},
         {"position": 3, "role": "user", "kind": "user", "text": "I need a loan", "data": {}},
         {"position": 4, "role": "assistant", "kind": "text", "text": "Sure, let's apply for a loan.",
-         "data": {"goal": "apply_loan"}},
+         "data": {"goal": "apply_loan"}, "mark": "started"},
     ]
     seen = from_trace("c1", [], transcript)
     (example,) = [r for r in learn(banking_spec, [seen]) if r.kind is Kind.INTENT_EXAMPLE]

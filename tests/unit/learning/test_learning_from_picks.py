@@ -15,17 +15,22 @@ OFFER = ("assistant", "question", "Did you mean to check the status of a credit 
 EMAIL = ("assistant", "question", "What is your email address?", {"element": "email"})
 
 
+SORRY = ("assistant", "text", "Sorry, I did not understand that.", {}, "not_understood")
+
+
 def user(text: str) -> tuple[str, str, str, dict]:
     return ("user", "user", text, {})
 
 
-def sure(intent: str) -> tuple[str, str, str, dict]:
-    return ("assistant", "text", f"Sure, let's {intent}.", {"goal": intent})
+def sure(intent: str) -> tuple[str, str, str, dict, str]:
+    return ("assistant", "text", f"Sure, let's {intent}.", {"goal": intent}, "started")
 
 
-def conversation(ident: str, *lines: tuple[str, str, str, dict]) -> Any:
-    transcript = [{"position": i, "role": role, "kind": kind, "text": text, "data": data}
-                  for i, (role, kind, text, data) in enumerate((HELLO, *lines))]
+def conversation(ident: str, *lines: tuple) -> Any:
+    # lines: (role, kind, text, data[, mark]); the mark stands beside the line, as the chat stores it
+    transcript = [{"position": i, "role": role, "kind": kind, "text": text, "data": data,
+                   "mark": mark[0] if mark else ""}
+                  for i, (role, kind, text, data, *mark) in enumerate((HELLO, *lines))]
     return from_trace(ident, [], transcript)
 
 
@@ -48,7 +53,7 @@ def test_an_offer_turned_down_then_a_request_that_starts_labels_it_and_the_no_is
     declined = conversation(
         "c0", user("a card"), OFFER, user("no"),
         ("assistant", "text", "All right. I can ...", {}),
-        ("assistant", "text", "Sorry, I did not understand that. I can ...", {}),  # as the dialogue says it today
+        ("assistant", "text", "Sorry, I did not understand that. I can ...", {}, "not_understood"),  # as said today
         user("I want a credit card"), sure("apply_credit_card"))
     found = examples(banking_spec, declined)
     assert list(found) == [("apply_credit_card", "a card")]
@@ -66,7 +71,7 @@ def test_a_phrase_picked_for_two_intents_or_for_both_is_never_proposed(banking_s
 def test_an_answer_to_a_question_is_never_a_request_even_where_it_was_not_understood(banking_spec):
     # "shop money" answered a question in one conversation; said with nothing asked elsewhere, it is still refused
     answered = conversation("c0", user("I want a credit card"), sure("apply_credit_card"), EMAIL, user("shop money"))
-    unheard = conversation("c1", user("shop money"), ("assistant", "text", "Sorry, I did not understand that.", {}),
+    unheard = conversation("c1", user("shop money"), SORRY,
                            user("I want a credit card"), sure("apply_credit_card"))
     assert list(examples(banking_spec, unheard)) == [("apply_credit_card", "shop money")]
     assert examples(banking_spec, answered, unheard) == {}

@@ -108,9 +108,10 @@ class Executor:
         what = self.words.goal(intent, spec_intent.goal)
         if current is not None:
             before = self.words.goal(current.intent, current.goal)
-            log.say(Reply("text", f"Sure, let's {what} first; then we will get back to {before}.", goal=intent))
+            log.say(Reply("text", f"Sure, let's {what} first; then we will get back to {before}.", goal=intent,
+                          mark="started"))
         else:
-            log.say(Reply("text", f"Sure, let's {what}.", goal=intent))
+            log.say(Reply("text", f"Sure, let's {what}.", goal=intent, mark="started"))
         state.plan = []
 
     def stop(self, state: SessionState, log: TurnLog) -> None:
