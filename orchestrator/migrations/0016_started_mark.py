@@ -7,6 +7,9 @@ until now, as 0015 did for the other marks:
 - live lines (`Message`): the assistant's text replies naming a goal that read "Sure, let's ...";
 - simulated transcripts (`SimulatedConversation.transcript`, JSON lines that had no mark at all): every
   line gets the `mark` key the simulation driver now writes, set by the same wording for the three marks.
+The S3 orchestrator's reply now holds the skills it selected (`data.selected`), which the learner reads
+instead of parsing "I will use a, then b."; its old replies, live and simulated, get it here from that
+wording ("Sorry, none of my skills ..." selected none).
 """
 
 from django.db import migrations, models
@@ -15,13 +18,46 @@ from django.db import migrations, models
 STARTED = "Sure, let's "
 NOT_UNDERSTOOD = "Sorry, I did not understand that."
 CONSENT_REFUSED = "Understood: I will not share "
+S3_USES = "I will use "
+S3_NONE = "Sorry, none of my skills"
 BATCH = 200
+
+
+def s3_selection(reply: dict, text: str) -> dict | None:
+    """An old S3 reply (the whole reply, as a line's `data`; `text`, the line's) with `selected` added, or
+    None if it is not one."""
+    inner = reply.get("data") or {}
+    if "selected" in inner:
+        return None
+    if "scores" in inner and text.startswith(S3_USES):
+        names = text.removeprefix(S3_USES).rstrip(".").split(", then ")
+        return {**reply, "data": {**inner, "selected": [n.strip().replace(" ", "_") for n in names if n.strip()]}}
+    if text.startswith(S3_NONE):
+        return {**reply, "data": {**inner, "selected": []}}
+    return None
 
 
 def mark_old_lines(apps, schema_editor) -> None:
     message = apps.get_model("orchestrator", "Message")
     (message.objects.filter(role="assistant", kind="text", mark="", data__has_key="goal", text__startswith=STARTED)
      .update(mark="started"))
+
+
+def select_old_s3_lines(apps, schema_editor) -> None:
+    message = apps.get_model("orchestrator", "Message")
+    old = message.objects.filter(role="assistant", kind="text").filter(
+        models.Q(text__startswith=S3_USES, data__data__has_key="scores") | models.Q(text__startswith=S3_NONE))
+    changed = []
+    for row in old.only("pk", "data").iterator(chunk_size=BATCH):
+        selected = s3_selection(row.data or {}, row.text)
+        if selected is not None:
+            row.data = selected
+            changed.append(row)
+        if len(changed) >= BATCH:
+            message.objects.bulk_update(changed, ["data"])
+            changed = []
+    if changed:
+        message.objects.bulk_update(changed, ["data"])
 
 
 def line_mark(line: dict) -> str:
@@ -38,14 +74,24 @@ def line_mark(line: dict) -> str:
     return ""
 
 
+def _line(line: dict) -> dict:
+    if "mark" not in line:
+        line = {**line, "mark": line_mark(line)}
+    if (line.get("role") == "assistant" and line.get("kind") == "text"
+            and (selected := s3_selection(line.get("data") or {}, line.get("text") or "")) is not None):
+        line = {**line, "data": selected}
+    return line
+
+
 def mark_simulated_transcripts(apps, schema_editor) -> None:
     conversation = apps.get_model("orchestrator", "SimulatedConversation")
     changed = []
     for row in conversation.objects.only("pk", "transcript").iterator(chunk_size=BATCH):
         lines = row.transcript or []
-        if all("mark" in line for line in lines):
+        updated = [_line(line) for line in lines]
+        if updated == lines:
             continue
-        row.transcript = [line if "mark" in line else {**line, "mark": line_mark(line)} for line in lines]
+        row.transcript = updated
         changed.append(row)
         if len(changed) >= BATCH:
             conversation.objects.bulk_update(changed, ["transcript"])
@@ -71,4 +117,5 @@ class Migration(migrations.Migration):
         ),
         migrations.RunPython(mark_old_lines, migrations.RunPython.noop),
         migrations.RunPython(mark_simulated_transcripts, migrations.RunPython.noop),
+        migrations.RunPython(select_old_s3_lines, migrations.RunPython.noop),
     ]

@@ -230,26 +230,16 @@ def _asks(answers: list[Mapping[str, Any]], before: bool) -> bool:
 
 
 def _broadcasts(transcript: Sequence[Mapping[str, Any]]) -> list[tuple[str, tuple[str, ...]]]:
-    """S3 turns: the user's words and the skills the selector kept (none when it said it could not help)."""
+    """S3 turns: the user's words and the skills the selector kept (none when it said it could not help),
+    from the selection the reply's data holds."""
     found = []
     last_user = None
     for message in transcript:
         if message.get("role") == "user":
             last_user = message.get("text", "")
             continue
-        data = message.get("data") or {}
-        if last_user is None or message.get("kind") != "text":
-            continue
-        if "scores" in (data.get("data") or {}):
-            found.append((last_user, tuple(_named(message.get("text", "")))))
-            last_user = None
-        elif message.get("text", "").startswith("Sorry, none of my skills"):
-            found.append((last_user, ()))
+        selection = (message.get("data") or {}).get("data") or {}
+        if last_user is not None and message.get("kind") == "text" and "selected" in selection:
+            found.append((last_user, tuple(selection["selected"])))
             last_user = None
     return found
-
-
-def _named(text: str) -> list[str]:
-    # "I will use credit check, then submit loan." -> the skills' names
-    body = text.removeprefix("I will use ").rstrip(".")
-    return [part.strip().replace(" ", "_") for part in body.split(", then ") if part.strip()]

@@ -99,11 +99,13 @@ class S3Policy:
             applier.remember(state, [c for c in given if isinstance(c, SetSlot)])
             scored = self.score(text)
             state.plan = self.sequence(self.select(scored))
+            # The selection in the reply's data, read by the learner (`observations._broadcasts`), never its words.
+            selection = {"scores": {s.skill: round(s.score, 3) for s in scored}, "selected": list(state.plan)}
             if not state.plan:
-                log.say(Reply("text", "Sorry, none of my skills can help with that."))
+                log.say(Reply("text", "Sorry, none of my skills can help with that.", data=selection))
                 return
             log.say(Reply("text", "I will use " + ", then ".join(x.replace("_", " ") for x in state.plan) + ".",
-                          data={"scores": {s.skill: round(s.score, 3) for s in scored}}))
+                          data=selection))
         self._run(state, log)
 
     def _run(self, state: SessionState, log: TurnLog) -> None:

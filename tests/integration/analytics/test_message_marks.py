@@ -106,14 +106,17 @@ def test_migration_0016_marks_the_starts_and_the_simulated_transcripts_written_b
                  ("assistant", "question", "Would you also like to apply for a credit card?",
                   {"goal": "apply_credit_card"}),  # an offer names an intent and starts nothing
                  ("assistant", "text", "OK, I stopped: apply for a loan.", {"goal": "apply_loan"}),
-                 ("assistant", "text", "Sure, let's try.", {})]  # no goal: no start
+                 ("assistant", "text", "Sure, let's try.", {}),  # no goal: no start
+                 ("assistant", "text", "I will use credit check, then submit loan.",  # S3: the selection
+                  {"kind": "text", "data": {"scores": {"credit_check": 0.61, "submit_loan": 0.58}}}),
+                 ("assistant", "text", "Sorry, none of my skills can help with that.", {"kind": "text"})]
         message = old.get_model("orchestrator", "Message")
         message.objects.bulk_create(message(session_id=session.pk, position=i, role=role, kind=kind, text=text,
                                             data=data) for i, (role, kind, text, data) in enumerate(lines))
         version = demo.catalog_version
         run = old.get_model("orchestrator", "SimulationRun").objects.create(
             workspace_id=version.catalog.workspace_id, version_id=version.pk, scenario_name="old",
-            scenario_data={}, conversations=2)
+            scenario_data={}, conversations=3)
         said = [{"position": 0, "role": "assistant", "kind": "text", "text": "Hello!", "data": {}},
                 {"position": 1, "role": "user", "kind": "user", "text": "blorp", "data": {}},
                 {"position": 2, "role": "assistant", "kind": "text", "text": "Sorry, I did not understand that. I "
@@ -126,18 +129,26 @@ def test_migration_0016_marks_the_starts_and_the_simulated_transcripts_written_b
                 {"position": 6, "role": "assistant", "kind": "resumed", "text": "Now, back to apply for a loan.",
                  "data": {"kind": "resumed", "goal": "apply_loan"}}]
         marked = [{**line, "mark": ""} for line in said[:2]]  # written with marks already: left as it is
+        s3 = [said[1], {"position": 2, "role": "assistant", "kind": "text", "text": "I will use lookup customer.",
+                        "data": {"kind": "text", "text": "I will use lookup customer.",
+                                 "data": {"scores": {"lookup_customer": 0.9}}}}]
         conversation = old.get_model("orchestrator", "SimulatedConversation")
-        for index, transcript in enumerate((said, marked)):
+        for index, transcript in enumerate((said, marked, s3)):
             conversation.objects.create(run_id=run.pk, index=index, intent="apply_loan", outcome="success",
                                         success=True, turns=2, metrics={}, transcript=transcript, trace=[], state={})
     finally:
         _migrate(STARTED)
         _migrate(_latest())
     marks = list(Message.objects.filter(session_id=session.pk).order_by("position").values_list("mark", flat=True))
-    assert marks == ["", "started", "started", "", "", ""]
+    assert marks == ["", "started", "started", "", "", "", "", ""]
+    s3 = [m.data for m in Message.objects.filter(session_id=session.pk, position__gte=6).order_by("position")]
+    assert [d["data"]["selected"] for d in s3] == [["credit_check", "submit_loan"], []]
+    assert s3[0]["data"]["scores"] == {"credit_check": 0.61, "submit_loan": 0.58}  # kept
     stored = SimulatedConversation.objects.get(run_id=run.pk, index=0).transcript
     assert [line["mark"] for line in stored] == ["", "", "not_understood", "", "started", "consent_refused", ""]
     assert [{k: v for k, v in line.items() if k != "mark"} for line in stored] == said  # nothing else changed
     assert SimulatedConversation.objects.get(run_id=run.pk, index=1).transcript == marked
+    selected = SimulatedConversation.objects.get(run_id=run.pk, index=2).transcript[1]
+    assert selected["data"]["data"] == {"scores": {"lookup_customer": 0.9}, "selected": ["lookup_customer"]}
     conversations = run_conversations(run=SimulationRun.objects.get(pk=run.pk))
     assert [(o.text, o.intent, o.how) for o in conversations[0].openings] == [("blorp", "apply_loan", "unheard")]

@@ -59,3 +59,19 @@ def test_stateless_baseline_cannot_chain_what_it_lacks(s3):
 
 def test_nothing_matches(s3):
     assert s3.turn(SessionState(), "sing me a song").replies[-1].text == "Sorry, none of my skills can help with that."
+
+
+def test_the_selection_is_in_the_replys_data_and_the_learner_reads_it_not_the_words(s3):
+    from orchestrator.engine.learning.observations import from_trace
+
+    state = SessionState()
+    said = s3.turn(state, "please look up my customer record").replies[0]
+    assert said.data["selected"] == ["lookup_customer"] and "lookup_customer" in said.data["scores"]
+    none = s3.turn(SessionState(), "zzzz qqqq").replies[0]
+    assert none.data["selected"] == []
+    # Reworded replies: the learner still reads which skills were kept.
+    transcript = [{"role": "user", "kind": "user", "text": "look me up", "data": {}},
+                  {"role": "assistant", "kind": "text", "text": "On it.", "data": said.as_dict(), "mark": ""},
+                  {"role": "user", "kind": "user", "text": "zzzz", "data": {}},
+                  {"role": "assistant", "kind": "text", "text": "No luck.", "data": none.as_dict(), "mark": ""}]
+    assert from_trace("c", [], transcript).broadcasts == [("look me up", ("lookup_customer",)), ("zzzz", ())]
