@@ -104,7 +104,7 @@ def _gelu(x: np.ndarray) -> np.ndarray:
 
 
 def _erf(x: np.ndarray) -> np.ndarray:
-    # Abramowitz-Stegun 7.1.26 (error below 1.5e-7): numpy has no erf and scipy is not a dependency.
+    # Abramowitz-Stegun 7.1.26 (error below 1.5e-7): numpy has no erf, and scipy.special is not worth its import.
     sign = np.sign(x)
     x = np.abs(x)
     t = 1.0 / (1.0 + 0.3275911 * x)

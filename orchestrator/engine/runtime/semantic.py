@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import math
 import os
+from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 from threadpoolctl import ThreadpoolController
@@ -29,6 +31,9 @@ from .calibration import Calibration, out_of_scope_phrases
 from .nlu import IntentGuess
 from .spelling import SpellingRepair
 from .text import normalise
+
+if TYPE_CHECKING:
+    from scipy import sparse  # imported where a lexical readout is fitted: 0.1 s that other processes skip
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +53,11 @@ READOUT_SCALE = 20.0  # cosine-scale vectors stretched so that a linear readout 
 READOUT_L2 = 1e-4
 READOUT_STEPS = 100  # Nesterov steps: 0.4 s of CPU for Banking77 at 10 examples; 400 gained 0.1 point on its validation
 RANK_TEMPERATURE = 0.05  # the pooled score's weight against the readout's log-probability, in ranking
+# The lexical readout (`Lexicon`), fitted beside it: character n-grams of these lengths, their unit TF-IDF
+# vector stretched by LEXICAL_SCALE, its log-probability counted LEXICAL_WEIGHT times in ranking.
+LEXICAL_GRAMS = (3, 5)
+LEXICAL_SCALE = 10.0
+LEXICAL_WEIGHT = 0.5
 
 
 class Embedder(Protocol):
@@ -101,6 +111,14 @@ class SemanticClassifier:
     shown and thresholded stay the pooled ones, so the calibration is unchanged; where the readout puts
     first an intent whose pooled score is lower, the lead is negative and the user is asked. (Chosen on
     Banking77's and CLINC150's train and validation splits; `bench/nlu_public.py`.)
+
+    Beside it, a second readout of the same kind reads the message's own spelling rather than its
+    meaning: the character 3-5-grams of its words, TF-IDF weighted over the catalog's phrases
+    (`Lexicon`). Its log-probability counts half in the ranking. Sentence vectors blur the one word
+    that tells close intents apart ("card arrival" and "card delivery estimate"); the n-grams keep it.
+    (Chosen on the validation splits, `bench/nlu_readout.py`: at 10 examples Banking77 84.5 -> 85.2%,
+    CLINC150 91.4 -> 92.5%, HWU64 82.0 -> 82.3%; one regression over the vector and the n-grams
+    together gained less.)
     """
 
     def __init__(self, embedder: Embedder | None = None, context_weight: float = 0.9, temperature: float = 0.1):
@@ -117,6 +135,8 @@ class SemanticClassifier:
         self.from_example: list[bool] = []
         self.repair = SpellingRepair(set())
         self.readout: tuple[np.ndarray, np.ndarray] | None = None  # weights, biases
+        self.lexicon: Lexicon | None = None
+        self.lexical: tuple[np.ndarray, np.ndarray] | None = None  # the lexical readout's weights, biases
 
     def fit(self, examples: Mapping[str, Sequence[str]], context: Mapping[str, Sequence[str]] | None = None) -> None:
         self.intents = list(dict.fromkeys([*examples, *(context or {})]))
@@ -139,15 +159,19 @@ class SemanticClassifier:
         self.present = np.flatnonzero(self.counts)
         self.starts = np.concatenate([[0], np.cumsum(self.counts)[:-1]])[self.present] if phrases else self.present
         examples_seen = sum(self.from_example)
-        self.readout = None
+        self.readout = self.lexicon = self.lexical = None
         if len(self.present) >= 2 and examples_seen >= READOUT_MIN_EXAMPLES * len(self.intents):
+            self.lexicon = Lexicon(embedded)
             with one_blas_thread():
                 self.readout = fit_readout(self.matrix, self.owners, self.weights, len(self.intents))
+                self.lexical = fit_readout(self.lexicon.matrix(embedded), self.owners, self.weights,
+                                           len(self.intents), scale=LEXICAL_SCALE)
 
     def rank(self, utterance: str) -> list[IntentGuess]:
         if not self.intents or not self.matrix.shape[0]:
             return []
-        vector = self._vector(utterance)
+        text = self.repair(normalise(utterance))
+        vector = self.embed([text])[0]
         pooled, closest = self._scores(self._similarity(utterance, vector))
         guesses = [IntentGuess(intent, _unit(float(score)), _unit(float(best)))
                    for intent, score, best in zip(self.intents, pooled, closest, strict=True)]
@@ -155,9 +179,11 @@ class SemanticClassifier:
             return sorted(guesses, key=lambda g: -g.score)
         weights, biases = self.readout
         with one_blas_thread():
-            logits = (vector * READOUT_SCALE) @ weights + biases
-        logits -= logits.max()
-        order = pooled / RANK_TEMPERATURE + logits - np.log(np.exp(logits).sum())
+            order = pooled / RANK_TEMPERATURE + _log_softmax((vector * READOUT_SCALE) @ weights + biases)
+        if self.lexicon is not None and self.lexical is not None:
+            columns, values = self.lexicon.vector(text)
+            weights, biases = self.lexical
+            order += LEXICAL_WEIGHT * _log_softmax((values * LEXICAL_SCALE) @ weights[columns] + biases)
         return [guesses[i] for i in np.argsort(-order, kind="stable")]
 
     def closest(self, utterance: str) -> dict[str, tuple[str, float, bool]]:
@@ -210,15 +236,21 @@ class SemanticClassifier:
         return pooled, closest
 
 
-def fit_readout(matrix: np.ndarray, owners: np.ndarray, weights: np.ndarray, intents: int,
-                steps: int = READOUT_STEPS) -> tuple[np.ndarray, np.ndarray]:
-    """A multinomial logistic regression from the phrases' vectors (scaled by `READOUT_SCALE`) to their
-    intents, each phrase counted by its weight, L2-penalised; Nesterov's accelerated gradient from zero,
-    a fixed number of steps (deterministic, and bounded in time whatever the catalog)."""
-    x = matrix.astype(np.float64) * READOUT_SCALE
-    target = np.eye(intents)[owners]
-    share = weights.astype(np.float64) / weights.sum()
-    w, b = np.zeros((x.shape[1], intents)), np.zeros(intents)
+def fit_readout(matrix: np.ndarray | sparse.csr_matrix, owners: np.ndarray, weights: np.ndarray, intents: int,
+                steps: int = READOUT_STEPS, scale: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """A multinomial logistic regression from the phrases' vectors (scaled by `scale`, by default
+    `READOUT_SCALE`) to their intents, each phrase counted by its weight, L2-penalised; Nesterov's
+    accelerated gradient from zero, a fixed number of steps (deterministic, and bounded in time whatever
+    the catalog). `matrix` dense (sentence vectors), or sparse (a `Lexicon`'s rows): then in float32,
+    since its weights (n-grams x intents: 6,500 x 77 for Banking77 at 10 examples) and their updates,
+    made in place, are most of the cost."""
+    lexical = not isinstance(matrix, np.ndarray)
+    dtype = np.float32 if lexical else np.float64
+    x = matrix.astype(dtype) * (READOUT_SCALE if scale is None else scale)
+    xt = x.T.tocsr() if lexical else x.T
+    target = np.eye(intents, dtype=dtype)[owners]
+    share = (weights.astype(np.float64) / weights.sum()).astype(dtype)
+    w, b = np.zeros((x.shape[1], intents), dtype), np.zeros(intents, dtype)
     vw, vb = np.zeros_like(w), np.zeros_like(b)
     for _ in range(steps):
         lw, lb = w + 0.9 * vw, b + 0.9 * vb
@@ -227,9 +259,60 @@ def fit_readout(matrix: np.ndarray, owners: np.ndarray, weights: np.ndarray, int
         p = np.exp(z)
         p /= p.sum(axis=1, keepdims=True)
         g = (p - target) * share[:, None]
-        vw, vb = 0.9 * vw - (x.T @ g + READOUT_L2 * lw), 0.9 * vb - g.sum(axis=0)
-        w, b = w + vw, b + vb
+        lw *= READOUT_L2
+        lw += xt @ g
+        vw *= 0.9
+        vw -= lw
+        vb = 0.9 * vb - g.sum(axis=0)
+        w += vw
+        b = b + vb
     return w.astype(np.float32), b.astype(np.float32)
+
+
+def _log_softmax(logits: np.ndarray) -> np.ndarray:
+    logits = logits - logits.max()
+    return logits - np.log(np.exp(logits).sum())
+
+
+def _grams(text: str) -> list[str]:
+    """The character n-grams (`LEXICAL_GRAMS`) of each word with a space either side, so that a word's
+    start and end are grams of their own; a word shorter than n gives itself once."""
+    low, high = LEXICAL_GRAMS
+    grams = []
+    for word in text.split():
+        padded = f" {word} "
+        for n in range(low, high + 1):
+            grams += [padded[i:i + n] for i in range(max(1, len(padded) - n + 1))]
+    return grams
+
+
+class Lexicon:
+    """The catalog's character n-grams (`_grams`), each weighted by its inverse document frequency over
+    the catalog's phrases: a text as a sparse unit vector of (1 + log count) x idf over the n-grams the
+    catalog has (the others could carry no weight in a readout fitted on the catalog)."""
+
+    def __init__(self, phrases: Sequence[str]):
+        counts = Counter(gram for phrase in phrases for gram in set(_grams(phrase)))
+        self.index = {gram: i for i, gram in enumerate(counts)}
+        n = len(phrases)
+        self.idf = np.array([math.log((1 + n) / (1 + c)) + 1 for c in counts.values()], dtype=np.float64)
+
+    def vector(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """The columns and values of `text`'s unit vector."""
+        counts = Counter(i for gram in _grams(text) if (i := self.index.get(gram)) is not None)
+        columns = np.fromiter(counts, dtype=np.int64, count=len(counts))
+        values = (1 + np.log(np.fromiter(counts.values(), dtype=np.float64, count=len(counts)))) * self.idf[columns]
+        norm = np.linalg.norm(values)
+        return columns, values / norm if norm else values
+
+    def matrix(self, texts: Sequence[str]) -> sparse.csr_matrix:
+        from scipy import sparse
+
+        rows = [self.vector(text) for text in texts]
+        starts = np.cumsum([0, *(len(columns) for columns, _ in rows)])
+        columns = np.concatenate([c for c, _ in rows]) if rows else np.zeros(0, np.int64)
+        values = np.concatenate([v for _, v in rows]) if rows else np.zeros(0)
+        return sparse.csr_matrix((values, columns, starts), shape=(len(texts), len(self.index)))
 
 
 _blas: ThreadpoolController | None = None

@@ -3,11 +3,13 @@ that the rival of the intent ranked first is the other intent with the highest s
 
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 
 from orchestrator.engine.runtime.intents import IntentMatcher
 from orchestrator.engine.runtime.nlu import IntentGuess
-from orchestrator.engine.runtime.semantic import READOUT_MIN_EXAMPLES, SemanticClassifier, fit_readout
+from orchestrator.engine.runtime.semantic import READOUT_MIN_EXAMPLES, Lexicon, SemanticClassifier, fit_readout
 
 
 def test_the_readout_learns_the_direction_that_tells_intents_apart():
@@ -33,6 +35,38 @@ def test_only_a_catalog_with_a_handful_of_examples_per_intent_gets_a_readout(ban
     large.fit(more)
     assert large.readout is not None
     assert large.rank("I need a loan")[0].intent == "apply_loan"
+
+
+def test_a_lexicon_reads_the_catalogs_character_ngrams_as_a_unit_vector():
+    lexicon = Lexicon(["card arrival", "card delivery estimate"])
+    assert " ca" in lexicon.index and "val " in lexicon.index and "card" in lexicon.index
+    assert lexicon.idf[lexicon.index[" car"]] < lexicon.idf[lexicon.index[" arr"]]  # in both phrases: less telling
+    columns, values = lexicon.vector("my card arrived")
+    assert np.isclose(np.linalg.norm(values), 1.0)
+    assert lexicon.index[" arr"] in columns and " my " not in lexicon.index  # the catalog's n-grams only
+    assert lexicon.vector("xyz")[0].size == 0
+
+
+class RandomVectors:
+    """A random direction per text, nearly orthogonal to every other: meaning nothing, so only the
+    lexical readout can tell the intents apart."""
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        rows = [np.random.default_rng(zlib.crc32(t.encode())).normal(size=256) for t in texts]
+        return np.array([r / np.linalg.norm(r) for r in rows], np.float32)
+
+
+def test_the_lexical_readout_ranks_by_the_words_when_the_sentence_vectors_cannot():
+    classifier = SemanticClassifier(RandomVectors())
+    classifier.fit({
+        "card_arrival": ["my card has not arrived", "where is my card", "card still not arrived",
+                         "has my card arrived yet", "the card never arrived"],
+        "card_delivery_estimate": ["how long does card delivery take", "when will the card be delivered",
+                                   "delivery time for a card", "card delivery estimate", "how fast is delivery"],
+    })
+    assert classifier.lexical is not None
+    assert classifier.rank("it still has not arrived")[0].intent == "card_arrival"
+    assert classifier.rank("what is the delivery time")[0].intent == "card_delivery_estimate"
 
 
 class Ranked:
