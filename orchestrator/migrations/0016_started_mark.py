@@ -43,21 +43,27 @@ def mark_old_lines(apps, schema_editor) -> None:
      .update(mark="started"))
 
 
+def _rewrite(model, rows, field: str, change) -> None:
+    """Store `change(row)` in `field` of every row it does not return None for, a batch at a time."""
+    changed = []
+    for row in rows.iterator(chunk_size=BATCH):
+        value = change(row)
+        if value is None:
+            continue
+        setattr(row, field, value)
+        changed.append(row)
+        if len(changed) >= BATCH:
+            model.objects.bulk_update(changed, [field])
+            changed = []
+    if changed:
+        model.objects.bulk_update(changed, [field])
+
+
 def select_old_s3_lines(apps, schema_editor) -> None:
     message = apps.get_model("orchestrator", "Message")
     old = message.objects.filter(role="assistant", kind="text").filter(
         models.Q(text__startswith=S3_USES, data__data__has_key="scores") | models.Q(text__startswith=S3_NONE))
-    changed = []
-    for row in old.only("pk", "data").iterator(chunk_size=BATCH):
-        selected = s3_selection(row.data or {}, row.text)
-        if selected is not None:
-            row.data = selected
-            changed.append(row)
-        if len(changed) >= BATCH:
-            message.objects.bulk_update(changed, ["data"])
-            changed = []
-    if changed:
-        message.objects.bulk_update(changed, ["data"])
+    _rewrite(message, old.only("pk", "data", "text"), "data", lambda row: s3_selection(row.data or {}, row.text))
 
 
 def line_mark(line: dict) -> str:
@@ -83,21 +89,15 @@ def _line(line: dict) -> dict:
     return line
 
 
+def _transcript(row) -> list | None:
+    lines = row.transcript or []
+    updated = [_line(line) for line in lines]
+    return None if updated == lines else updated
+
+
 def mark_simulated_transcripts(apps, schema_editor) -> None:
     conversation = apps.get_model("orchestrator", "SimulatedConversation")
-    changed = []
-    for row in conversation.objects.only("pk", "transcript").iterator(chunk_size=BATCH):
-        lines = row.transcript or []
-        updated = [_line(line) for line in lines]
-        if updated == lines:
-            continue
-        row.transcript = updated
-        changed.append(row)
-        if len(changed) >= BATCH:
-            conversation.objects.bulk_update(changed, ["transcript"])
-            changed = []
-    if changed:
-        conversation.objects.bulk_update(changed, ["transcript"])
+    _rewrite(conversation, conversation.objects.only("pk", "transcript"), "transcript", _transcript)
 
 
 class Migration(migrations.Migration):
