@@ -2,7 +2,8 @@
 
 - `/catalogs/<slug>/scenarios/`: the catalog's scenarios, with their revisions (each names the catalog
   version it was checked against);
-- `/catalogs/<slug>/scenarios/edit/?name=N` (a stored one), `?generate=1` (the default scenario made
+- `/catalogs/<slug>/scenarios/edit/?name=N` (a stored one; `&revision=K` one of its earlier revisions,
+  opened to restore: saving it makes it the newest revision), `?generate=1` (the default scenario made
   from the catalog) or neither (a blank one): the form;
 - `/catalogs/<slug>/scenarios/save/` (POST): checked by the engine as the API and the command line
   check a scenario; a fault is shown at its field and nothing is saved.
@@ -24,7 +25,7 @@ from catalog_app.selectors import version_spec
 from catalog_app.views.common import HtmxHttpRequest, render_page
 from orchestrator.engine.errors import ConcertoError
 from orchestrator.engine.simulation.default_scenario import default_scenario, values_needed
-from orchestrator.simulation.models import SimulationScenario
+from orchestrator.simulation.models import ScenarioRevision, SimulationScenario
 from orchestrator.simulation.scenario_form import form_sections, scenario_from_post
 from orchestrator.simulation.selectors import scenario_list
 from orchestrator.simulation.services import scenario_save
@@ -55,6 +56,12 @@ def scenario_edit_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         if stored is None:
             raise Http404(f"unknown scenario '{name}'")
         data = stored.data
+        if request.GET.get("revision"):
+            revision = _revision(stored, request.GET["revision"])
+            data = revision.data
+            checked = f"checked against version {revision.version.number}" if revision.version else "saved"
+            note = (f"Revision {revision.number} of '{name}' ({checked} on {revision.created_at:%Y-%m-%d %H:%M}). "
+                    "Saving it makes it the scenario again, as a new revision; the revisions in between are kept.")
     elif request.GET.get("generate"):
         data = default_scenario(spec)
         needed = values_needed(spec)
@@ -84,6 +91,14 @@ def scenario_save_view(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return render(request, TEMPLATE, {**context, **_form_context(request, context), "sections": sections,
                                       "form_errors": errors.get("", []), "note": ""}, status=422)
 
+
+
+def _revision(stored: SimulationScenario, number: str) -> ScenarioRevision:
+    revision = stored.revisions.filter(number=int(number)).select_related("version").first() \
+        if number.isdigit() else None
+    if revision is None:
+        raise Http404(f"scenario '{stored.name}' has no revision '{number}'")
+    return revision
 
 
 def _form_context(request: HtmxHttpRequest, context: dict[str, Any]) -> dict[str, Any]:

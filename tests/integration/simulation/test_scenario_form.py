@@ -66,19 +66,41 @@ def test_a_bad_form_shows_each_fault_at_its_field_and_saves_nothing(banking, rea
     assert realistic.data == before and ScenarioRevision.objects.filter(scenario=realistic).count() == 1
 
 
-def test_a_scenario_edited_in_the_form_round_trips_and_adds_a_revision(banking, realistic, logged_in):
-    form = logged_in.get("/catalogs/banking/scenarios/edit/?name=realistic").content.decode()
-    fields = dict(re.findall(r'<input id="[^"]*" name="([^"]*)" type="text"[^>]*value="([^"]*)"', form))
+def _form_fields(html: str) -> dict[str, str]:
+    fields = dict(re.findall(r'<input id="[^"]*" name="([^"]*)" type="text"[^>]*value="([^"]*)"', html))
     fields |= {name: value for name, value in re.findall(r'<textarea id="[^"]*" name="([^"]*)"[^>]*>([^<]*)</textarea>',
-                                                          form)}
-    fields |= {name: "on" for name in re.findall(r'type="checkbox" id="[^"]*" name="([^"]*)" checked', form)}
-    fields = {k: v.replace("&#x27;", "'").replace("&amp;", "&") for k, v in fields.items()}
+                                                          html)}
+    fields |= {name: "on" for name in re.findall(r'type="checkbox" id="[^"]*" name="([^"]*)" checked', html)}
+    return {k: v.replace("&#x27;", "'").replace("&amp;", "&") for k, v in fields.items()}
+
+
+def test_a_scenario_edited_in_the_form_round_trips_and_adds_a_revision(banking, realistic, logged_in):
+    fields = _form_fields(logged_in.get("/catalogs/banking/scenarios/edit/?name=realistic").content.decode())
     answer = logged_in.post("/catalogs/banking/scenarios/save/", {"version": "1", **fields})
     assert answer.status_code == 302, answer.content.decode()[:3000]
     realistic.refresh_from_db()
     assert realistic.revisions.count() == 2
     first, second = realistic.revisions.order_by("number")
     assert second.data == first.data  # the form read the whole scenario, and wrote it back the same
+
+
+def test_an_earlier_revision_opens_in_the_form_and_saving_it_restores_it_as_the_newest(banking, realistic, logged_in):
+    fields = _form_fields(logged_in.get("/catalogs/banking/scenarios/edit/?name=realistic").content.decode())
+    changed = {**fields, "users.goals.apply_loan": "9"}
+    assert logged_in.post("/catalogs/banking/scenarios/save/", {"version": "1", **changed}).status_code == 302
+    first = realistic.revisions.get(number=1)
+    assert realistic.revisions.get(number=2).data["users"]["goals"]["apply_loan"] == 9
+    listing = logged_in.get("/catalogs/banking/scenarios/").content.decode()
+    assert "name=realistic&amp;revision=1" in listing and "revision=2" not in listing  # the newest is the scenario
+    form = logged_in.get("/catalogs/banking/scenarios/edit/?name=realistic&revision=1").content.decode()
+    assert "Revision 1 of &#x27;realistic&#x27;" in form
+    restored = _form_fields(form)
+    assert float(restored["users.goals.apply_loan"]) == first.data["users"]["goals"]["apply_loan"] != 9
+    assert logged_in.post("/catalogs/banking/scenarios/save/", {"version": "1", **restored}).status_code == 302
+    realistic.refresh_from_db()
+    assert realistic.revisions.count() == 3 and realistic.data == first.data == realistic.revisions.get(number=3).data
+    for bad in ("7", "x"):
+        assert logged_in.get(f"/catalogs/banking/scenarios/edit/?name=realistic&revision={bad}").status_code == 404
 
 
 def test_the_api_gives_the_default_scenario_of_a_version(banking, basic_auth):
