@@ -102,6 +102,15 @@ TEMPLATES = [
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default has writers in two processes (the web server's threads, the Celery worker).
+    # SQLite's defaults make that fail: a transaction that read first and then writes cannot take the
+    # write lock while another holds it, and gets "database is locked" at once, busy timeout or not.
+    # IMMEDIATE transactions take the write lock at BEGIN, so they wait for it instead (up to `timeout`
+    # seconds); WAL lets readers go on while one writes.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "transaction_mode": "IMMEDIATE", "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Auth -------------------------------------------------------------------------------------

@@ -33,3 +33,54 @@ def test_the_demo_holds_a_conversation_on_sqlite(tmp_path):
     assert "Traceback" not in chat.stderr
     assert "What is your email address?" in chat.stdout
     assert "[consent]" in chat.stdout
+
+
+# Two threads each read, then write, in a transaction at once: with SQLite's default (deferred)
+# transactions the second one's write cannot take the lock the first holds and fails at once with
+# "database is locked", whatever the busy timeout; the embedded default's settings make it wait.
+CONCURRENT_WRITERS = """
+import threading, django
+django.setup()
+from django.db import connection, transaction
+from catalog_app.models import Workspace
+
+with connection.cursor() as cursor:
+    cursor.execute("PRAGMA journal_mode")
+    print("journal", cursor.fetchone()[0])
+print("mode", connection.transaction_mode)
+failures, first_read, second_read = [], threading.Event(), threading.Event()
+
+def writer(index):
+    try:
+        if index:
+            first_read.wait(timeout=10)
+        with transaction.atomic():
+            list(Workspace.objects.all())  # a read first: a deferred transaction takes no write lock here
+            (second_read if index else first_read).set()
+            if not index:
+                second_read.wait(timeout=2)  # the other has read too (or waits for our lock: go on)
+            Workspace.objects.create(name=f"w{index}", slug=f"w{index}")
+            threading.Event().wait(0.3)  # hold the write lock a moment
+    except Exception as exc:
+        failures.append(repr(exc))
+    finally:
+        connection.close()
+
+threads = [threading.Thread(target=writer, args=(i,)) for i in range(2)]
+for t in threads: t.start()
+for t in threads: t.join()
+print("failures", failures)
+print("workspaces", Workspace.objects.filter(slug__in=["w0", "w1"]).count())
+"""
+
+
+def test_two_writers_at_once_wait_for_each_other_on_sqlite(tmp_path):
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "NLU_WARM_UP": "false",
+           "DJANGO_SETTINGS_MODULE": "config.settings"}
+    assert _manage(env, "migrate", "--noinput", "-v0").returncode == 0
+    done = subprocess.run([sys.executable, "-c", CONCURRENT_WRITERS], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = dict(line.split(" ", 1) for line in done.stdout.splitlines())
+    assert lines["failures"] == "[]" and lines["workspaces"] == "2"
+    assert lines["journal"] == "wal" and lines["mode"] == "IMMEDIATE"
