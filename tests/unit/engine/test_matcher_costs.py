@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from threadpoolctl import threadpool_info
 
 from orchestrator.engine.runtime.semantic import SemanticClassifier
@@ -25,13 +26,29 @@ class CountingEmbedder:
         return np.stack(self.cache.vectors(texts, self._one))
 
 
+class LayeredCountingEmbedder(CountingEmbedder):
+    """The same, also giving an inner layer's means (as the int8 MiniLM does): both kept in one entry."""
+
+    def _one(self, text: str) -> np.ndarray:
+        vector = super()._one(text)
+        return np.stack([vector, vector[::-1]])
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        return self.with_layer(texts)[0]
+
+    def with_layer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        both = self.cache.vectors(texts, self._one)
+        return np.stack([b[0] for b in both]), np.stack([b[1] for b in both])
+
+
 def _catalog(size: int) -> dict[str, list[str]]:
     return {f"intent_{i}": [f"phrase {i} {j}" for j in range(50)] for i in range(size // 50)}
 
 
-def test_an_edit_of_a_large_catalog_embeds_only_the_changed_phrase():
+@pytest.mark.parametrize("embedder_class", [CountingEmbedder, LayeredCountingEmbedder])
+def test_an_edit_of_a_large_catalog_embeds_only_the_changed_phrase(embedder_class):
     """7,650 phrases: the old 4,096-phrase cache, oldest out first, re-embedded all of them at every edit."""
-    embedder = CountingEmbedder(capacity=4096)
+    embedder = embedder_class(capacity=4096)
     classifier = SemanticClassifier(embedder)
     examples = _catalog(7650)
     classifier.fit(examples)
@@ -39,6 +56,9 @@ def test_an_edit_of_a_large_catalog_embeds_only_the_changed_phrase():
     examples["intent_0"] = [*examples["intent_0"][1:], "a new way to say it"]
     classifier.fit(examples)
     assert embedder.encoded == 7651
+    classifier.rank("a message new to it")  # its sentence vector and layer from one encoding, then kept
+    classifier.rank("a message new to it")
+    assert embedder.encoded == 7652
 
 
 def test_messages_make_room_for_each_other_but_not_for_the_catalog_being_fitted():

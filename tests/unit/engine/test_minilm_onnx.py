@@ -45,3 +45,24 @@ def test_the_default_embedder_is_the_int8_one_and_numpy_without_onnxruntime(monk
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "onnxruntime" else real(name, *a))
     assert isinstance(semantic.default_embedder(), MiniLM)
+
+
+def test_one_run_gives_the_sentence_vector_and_layer_3s_mean_and_the_cache_keeps_both(monkeypatch):
+    embedder = onnx_embedder()
+    runs: list[int] = []
+    real = embedder.session
+
+    class Counting:
+        def run(self, *args, **kwargs):
+            runs.append(1)
+            return real.run(*args, **kwargs)
+
+    monkeypatch.setattr(embedder, "session", Counting())
+    texts = ["a phrase seen only by this test", "and another one, also new"]
+    vectors, layer = embedder.with_layer(texts)
+    assert len(runs) == 2 and vectors.shape == layer.shape == (2, 384)
+    assert np.allclose(np.linalg.norm(layer, axis=1), 1.0, atol=1e-5)
+    assert (np.sum(vectors * layer, axis=1) < 0.99).all()  # another layer's states, not the sentence vector
+    assert all(embedder.cache._vectors[t].shape == (2, 384) for t in texts)
+    assert np.array_equal(embedder(texts), vectors) and np.array_equal(embedder.with_layer(texts[::-1])[1], layer[::-1])
+    assert len(runs) == 2  # neither output embeds a phrase again

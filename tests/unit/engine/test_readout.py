@@ -9,7 +9,13 @@ import numpy as np
 
 from orchestrator.engine.runtime.intents import IntentMatcher
 from orchestrator.engine.runtime.nlu import IntentGuess
-from orchestrator.engine.runtime.semantic import READOUT_MIN_EXAMPLES, Lexicon, SemanticClassifier, fit_readout
+from orchestrator.engine.runtime.semantic import (
+    READOUT_MIN_EXAMPLES,
+    Lexicon,
+    SemanticClassifier,
+    fit_readout,
+    readout_input,
+)
 
 
 def test_the_readout_learns_the_direction_that_tells_intents_apart():
@@ -67,6 +73,57 @@ def test_the_lexical_readout_ranks_by_the_words_when_the_sentence_vectors_cannot
     assert classifier.lexical is not None
     assert classifier.rank("it still has not arrived")[0].intent == "card_arrival"
     assert classifier.rank("what is the delivery time")[0].intent == "card_delivery_estimate"
+
+
+class LayeredVectors(RandomVectors):
+    """Sentence vectors that mean nothing, and an inner layer's means that tell two intents apart by a word
+    no phrase of the other has ("arrive"/"deliver"): only a readout reading the layer can rank by it."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def with_layer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        self.calls += 1
+        layer = np.array([[1.0, 0.2, 0.0] if "arriv" in t else [0.0, 0.2, 1.0] if "deliver" in t else [0, 1.0, 0]
+                          for t in texts])
+        layer = np.hstack([layer, np.zeros((len(texts), 253))])
+        return self(texts), (layer / np.linalg.norm(layer, axis=1, keepdims=True)).astype(np.float32)
+
+
+CARDS = {
+    "card_arrival": ["my card has not arrived", "where is my card", "card still not arrived",
+                     "has my card arrived yet", "the card never arrived"],
+    "card_delivery_estimate": ["how long does card delivery take", "when will the card be delivered",
+                               "delivery time for a card", "card delivery estimate", "how fast is delivery"],
+}
+
+
+def test_the_vector_readout_reads_the_inner_layer_beside_the_sentence_vector_when_the_embedder_gives_it():
+    layered = SemanticClassifier(LayeredVectors())
+    layered.fit(CARDS)
+    plain = SemanticClassifier(RandomVectors())  # the same sentence vectors, no layer: the readout as before
+    plain.fit(CARDS)
+    assert layered.readout is not None and plain.readout is not None
+    assert layered.readout[0].shape == (512, 2) and plain.readout[0].shape == (256, 2)
+    # the pooled scores (and so the calibration) stay on the sentence vectors
+    assert layered.matrix.shape == plain.matrix.shape == (10, 256)
+    assert np.allclose(layered.matrix, plain.matrix)
+    assert {g.intent: g.score for g in layered.rank("xyz")} == {g.intent: g.score for g in plain.rank("xyz")}
+    embedder = layered.embed
+    weights, biases = layered.readout
+    features = readout_input(*embedder.with_layer(["it arrived"]))[0]
+    assert np.isclose(np.linalg.norm(features), 1.0) and features.shape == (512,)
+    assert np.argmax(features * 20 @ weights + biases) == 0  # the layer's direction is what it learnt
+    embedder.calls = 0
+    layered.rank("it still has not arrived")
+    assert embedder.calls == 1  # one call per message, both outputs at once
+
+
+def test_the_readouts_input_is_the_pair_at_unit_length_or_the_vector_alone():
+    vectors = np.array([[1.0, 0.0], [0.0, 1.0]], np.float32)
+    layer = np.array([[0.0, 1.0], [0.6, 0.8]], np.float32)
+    assert readout_input(vectors, None) is vectors
+    assert np.allclose(readout_input(vectors, layer), np.hstack([vectors, layer]) / np.sqrt(2))
 
 
 class Ranked:
