@@ -263,28 +263,28 @@ class Choice:
 def analytics_choices(*, period: Period) -> list[Choice]:
     """Each "did you mean A or B?" offered, and what the next user message picked.
 
-    The pick is the first line marked `started` after the user's answer (at the offer's position + 1)
-    with no user line between: a reply of the answer's turn, wherever in the turn it comes (a value
-    refused may be said before it). The marked lines of a session are few (the partial mark index).
+    A pick is a line marked `started` after the user's answer (at the offer's position + 1) with no user
+    line between: a reply of the answer's turn, wherever in the turn it comes (a value refused may be
+    said before it). "Both" starts two: the first two such lines are read, each counted if it was
+    offered. The marked lines of a session are few (the partial mark index).
     """
     user_between = Message.objects.filter(session=OuterRef("session"), role=MessageRole.USER,
                                           position__gt=OuterRef(OuterRef("position")) + 1,
                                           position__lt=OuterRef("position"))
     started = (Message.objects.filter(session=OuterRef("session"), mark=MessageMark.STARTED,
                                       position__gt=OuterRef("position") + 1)
-               .exclude(Exists(user_between)).order_by("position"))
-    picked = Subquery(started.values(goal=KT("data__goal"))[:1])
+               .exclude(Exists(user_between)).order_by("position").values(goal=KT("data__goal")))
     rows = (period.messages().filter(kind="question", data__data__has_key="choices")
-            .annotate(offered=F("data__data__choices"), picked=picked)
-            .values("offered", "picked").annotate(n=Count("pk")))
+            .annotate(offered=F("data__data__choices"), picked=Subquery(started[:1]), also=Subquery(started[1:2]))
+            .values("offered", "picked", "also").annotate(n=Count("pk")))
     tally: dict[tuple[str, ...], tuple[int, dict[str, int], int]] = {}
-    for row in rows:  # one row per (offer, pick): a handful, not one per session
+    for row in rows:  # one row per (offer, picks): a handful, not one per session
         offered, n = tuple(row["offered"] or ()), row["n"]
         times, picks, none = tally.get(offered, (0, {}, 0))
-        if row["picked"] in offered:
-            picks[row["picked"]] = picks.get(row["picked"], 0) + n
-        else:
-            none += n
+        chosen = [goal for goal in dict.fromkeys((row["picked"], row["also"])) if goal in offered]
+        for goal in chosen:
+            picks[goal] = picks.get(goal, 0) + n
+        none += 0 if chosen else n
         tally[offered] = (times + n, picks, none)
     choices = [Choice(offered, times, picks, none) for offered, (times, picks, none) in tally.items()]
     return sorted(choices, key=lambda c: (-c.times, c.offered))[:TOP]

@@ -140,6 +140,16 @@ def test_a_pick_is_the_reply_marked_started_in_the_answers_turn_whatever_it_says
     assert (choice.times, choice.picked, choice.none) == (4, {"apply_credit_card": 1, "apply_loan": 1}, 2)
 
 
+def test_both_picked_counts_a_pick_for_each(demo, widget):
+    session_id = widget.start().json()["id"]
+    offer = widget.send(session_id, "a card").json()["replies"][-1]
+    assert set(offer["data"]["choices"]) == {"check_card_status", "apply_credit_card"}
+    started = [r for r in widget.send(session_id, "both").json()["replies"] if r.get("goal")]
+    assert {r["goal"] for r in started} >= {"check_card_status", "apply_credit_card"}
+    [choice] = analytics_choices(period=Period(assistant=demo))
+    assert (choice.times, choice.picked, choice.none) == (1, {"check_card_status": 1, "apply_credit_card": 1}, 0)
+
+
 def test_an_offer_made_and_picked_over_the_chat_api_is_counted(demo, widget):
     session_id = widget.start().json()["id"]
     offer = widget.send(session_id, "a card").json()["replies"][-1]
