@@ -1,4 +1,4 @@
-"""Settings of the linear readout (`runtime/semantic.py`), compared on VALIDATION splits only.
+"""Settings of the linear readouts (`runtime/readouts.py`), compared on VALIDATION splits only.
 
 `CONCERTO_BENCH_DATA=... python -m bench.nlu_readout [--shots 10] [--messages 2000] [--only TEXT]`: for
 each public benchmark (`bench/nlu_public.py`), k examples per intent from the train split, then top-1 on
@@ -14,9 +14,9 @@ The lexical candidates read the text's own word and/or character n-grams (TF-IDF
 phrases, L2-normalised, times `weight`), either beside the scaled sentence vector in one logistic
 regression, fitted as `fit_readout` fits the vector alone ("joint"), or in a second logistic regression
 of their own whose log-probability is added to the ranking times `expert` ("expert"). The lexical
-readout shipped (`semantic.Lexicon`) is "lexical expert x0.5, chars 3-5"; this module fits it in float64
+readout shipped (`readouts.Lexicon`) is "lexical expert x0.5, chars 3-5"; this module fits it in float64
 (the runtime in float32, faster), so its fit CPU here is an upper bound. With the vector readout reading
-layer 3's mean too (`semantic.readout_input`), the shipped whole is "pools: + mean of layer 3, lexical
+layer 3's mean too (`readouts.readout_input`), the shipped whole is "pools: + mean of layer 3, lexical
 expert x0.5, chars 3-5"; the first row, "runtime", is `SemanticClassifier.rank` itself (default embedder
 only), which should agree with it.
 """
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import sparse
 
-from orchestrator.engine.runtime import semantic
+from orchestrator.engine.runtime import readouts, semantic
 from orchestrator.engine.runtime.intents import request_text
 from orchestrator.engine.runtime.semantic import Embedder, SemanticClassifier
 from orchestrator.engine.runtime.text import normalise
@@ -57,7 +57,7 @@ class Lexical:
 
 @dataclass(frozen=True)
 class Candidate:
-    steps: int = semantic.READOUT_STEPS
+    steps: int = readouts.READOUT_STEPS
     l2: float = 1e-4
     scale: float = 20.0
     temperature: float = 0.05  # the pooled score's, in ranking
@@ -150,7 +150,7 @@ class Lexicon:
 
 def fit_hybrid(dense: np.ndarray, lexical: sparse.csr_matrix, owners: np.ndarray, weights: np.ndarray,
                intents: int, steps: int, l2: float, l2_lexical: float):
-    """`semantic.fit_readout` over [dense | lexical] (both already scaled), the lexical part sparse."""
+    """`readouts.fit_readout` over [dense | lexical] (both already scaled), the lexical part sparse."""
     x, xt = dense.astype(np.float64), lexical.T.tocsr()
     target = np.eye(intents)[owners]
     share = weights.astype(np.float64) / weights.sum()
@@ -248,13 +248,13 @@ def sweep(name: str, k: int, messages: int, candidates: dict[str, Candidate] | N
         top1 = float(np.mean([classifier.rank(t)[0].intent == i for t, (_, i) in zip(texts, cases, strict=True)]))
         print(f"| {name} | {k} | {len(cases)} | runtime: SemanticClassifier.rank | {top1:.1%} | |", flush=True)
     pooled_by = {}
-    saved = semantic.READOUT_L2, semantic.READOUT_SCALE
+    saved = readouts.READOUT_L2, readouts.READOUT_SCALE
     try:
         for label, c in candidates.items():
             if c.pools and embedder is not None:
                 print(f"| {name} | {k} | {len(cases)} | {label} | skipped: MiniLM's token states only | |")
                 continue
-            semantic.READOUT_L2, semantic.READOUT_SCALE = c.l2, c.scale
+            readouts.READOUT_L2, readouts.READOUT_SCALE = c.l2, c.scale
             queries = repaired
             if c.augment:
                 queries = repaired + raw
@@ -274,7 +274,7 @@ def sweep(name: str, k: int, messages: int, candidates: dict[str, Candidate] | N
                 fit_s = time.process_time() - began
                 z = ((queries - mean) * c.scale) @ w + messages @ u + b
             else:
-                w, b = semantic.fit_readout(inputs - mean, owners, weights, intents, c.steps)
+                w, b = readouts.fit_readout(inputs - mean, owners, weights, intents, c.steps)
                 z = ((queries - mean) * c.scale) @ w + b
                 if lexical is not None:
                     _, u, b2 = fit_hybrid(np.zeros((len(owners), 0)), phrases, owners, weights, intents,
@@ -292,7 +292,7 @@ def sweep(name: str, k: int, messages: int, candidates: dict[str, Candidate] | N
             top1 = float((order.argmax(axis=1) == truth).mean())
             print(f"| {name} | {k} | {len(cases)} | {label} | {top1:.1%} | {fit_s:.2f} |", flush=True)
     finally:
-        semantic.READOUT_L2, semantic.READOUT_SCALE = saved
+        readouts.READOUT_L2, readouts.READOUT_SCALE = saved
 
 
 def main(argv: list[str] | None = None) -> None:

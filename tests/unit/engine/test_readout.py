@@ -9,13 +9,8 @@ import numpy as np
 
 from orchestrator.engine.runtime.intents import IntentMatcher
 from orchestrator.engine.runtime.nlu import IntentGuess
-from orchestrator.engine.runtime.semantic import (
-    READOUT_MIN_EXAMPLES,
-    Lexicon,
-    SemanticClassifier,
-    fit_readout,
-    readout_input,
-)
+from orchestrator.engine.runtime.readouts import Lexicon, fit_readout, readout_input
+from orchestrator.engine.runtime.semantic import READOUT_MIN_EXAMPLES, SemanticClassifier
 
 
 def test_the_readout_learns_the_direction_that_tells_intents_apart():
