@@ -9,8 +9,8 @@ state is never opened.
 What the runtime records, and so what can be shown:
 - a goal reached is a reply of kind "result"; a request given up, a text reply with `data.reason`;
 - "did you mean" is a question whose reply data holds `choices` (`data.data.choices`: a message's
-  data is the whole reply); the pick is the first reply marked `started` (its `goal`) among the replies
-  to the next user message; a turn starting nothing (or something not offered) is no pick;
+  data is the whole reply); a pick is a reply marked `started` (its `goal`) among the replies to the
+  next user message (two for "both"); a turn starting nothing (or something not offered) is no pick;
 - a refused consent is the reply marked `consent_refused` answering the answer to a consent;
 - a request not understood is a user message whose reply is marked `not_understood`;
   (the marks are set by the chat service from the engine's typed reply, `Message.mark`, and read over a

@@ -50,14 +50,16 @@ class CompiledGet:
             start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
             init_list = [column[0].target.attname for column in select[start:end]]
             converters = compiler.get_converters([column[0] for column in select[:compiler.col_count]])
-            compiled = (compiler, sql, tuple(params), slots[0], key_field, klass_info, select, start, end, init_list,
-                        converters)
+            # The related objects' builders hold no row: made once, like the SQL.
+            populators = get_related_populators(klass_info, select, alias)
+            compiled = (compiler, sql, tuple(params), slots[0], key_field, klass_info["model"], start, end, init_list,
+                        converters, populators)
             with self._lock:
                 self._compiled[key] = compiled
         return compiled
 
     def get(self, pk: Any, using: str = "default") -> Model | None:
-        compiler, sql, params, slot, key_field, klass_info, select, start, end, init_list, converters = (
+        compiler, sql, params, slot, key_field, model, start, end, init_list, converters, populators = (
             self._compile(using))
         connection = connections[using]
         args = list(params)
@@ -69,7 +71,7 @@ class CompiledGet:
             return None
         if converters:
             row = next(iter(compiler.apply_converters([row], converters)))
-        obj = klass_info["model"].from_db(using, init_list, row[start:end])
-        for populator in get_related_populators(klass_info, select, using):
+        obj = model.from_db(using, init_list, row[start:end])
+        for populator in populators:
             populator.populate(row, obj)
         return obj

@@ -5,13 +5,13 @@ to skills), so the row stores it sealed with Fernet (AES-128-CBC with an HMAC), 
 `{"packed": "<token>"}`, the JSON compressed (zlib) before it is encrypted. Compressed, a state stays
 in the row (about 1.2 KB for a loan conversation, against 3.8 KB sealed as it was, over the 2 KB at
 which PostgreSQL moves a value out of line): PostgreSQL then writes no TOAST chunks on every turn and
-reads none back.
-(What compression could reveal, the length of a state whose content a user partly chose, tells a
-reader of the database nothing that the transcript beside it does not.) Rows sealed uncompressed,
-`{"sealed": "<token>"}`, are read as they are. The keys come from CONCERTO_STATE_KEYS (Fernet keys, comma-separated,
-the first one encrypts, all decrypt: add a new key in front to rotate); without it, one key is
-derived from SECRET_KEY. Rows written before sealing (a plain state) are read as they are and
-sealed at their next save.
+reads none back. (What compression could reveal, the length of a state whose content a user partly
+chose, tells a reader of the database nothing that the transcript beside it does not.) Rows sealed
+uncompressed, `{"sealed": "<token>"}`, are read as they are.
+
+The keys come from CONCERTO_STATE_KEYS (Fernet keys, comma-separated, the first one encrypts, all
+decrypt: add a new key in front to rotate); without it, one key is derived from SECRET_KEY. Rows
+written before sealing (a plain state) are read as they are and sealed at their next save.
 
 When the user ends the conversation (`session_end`, the widget's "New conversation"), or after
 an assistant's `state_retention_hours` without a message (`sessions_purge_values`), the state is

@@ -190,6 +190,8 @@ def _inside(pattern: str) -> Any:
         return _linear(pattern)[1]
     except Exception:  # noqa: BLE001 - RE2 raises its own error types
         return None
+
+
 # The shortest valid numbers anywhere have 6 digits with their country code (libphonenumber's metadata:
 # some of Austria's, +43 and 4 national digits); 5 leaves a margin.
 MIN_PHONE_DIGITS = 5

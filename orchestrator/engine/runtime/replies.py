@@ -45,8 +45,6 @@ class Reply:
         return body
 
 
-
-
 def _lower_first(text: str) -> str:
     # "Your phone number" reads "your phone number" mid-sentence; "SSN" or "IBAN" stay as written.
     if len(text) > 1 and text[0].isupper() and not text[1].isupper():
@@ -161,7 +159,7 @@ class Wording:
         things = [i.description or named_request(i.name) for i in self.spec.intents if self.can_offer(i)]
         if not things:
             return "I have no requests I can help with yet."
-        listed = ", ".join(things[:-1]) + (" or " if len(things) > 1 else "") + things[-1]
+        listed = _or(things)
         return f"I can {listed}. What would you like to do?"
 
 
