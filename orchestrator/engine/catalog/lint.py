@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from .ontology import Ontology
-from .sensitivity import sensitivity
+from .sensitivity import Sensitivity, sensitivity
 from .spec import CatalogSpec, Intent, done_ref
 
 Severity = Literal["error", "warning", "info"]
@@ -51,6 +52,11 @@ class _Catalog:
         self.index = {e.name: i for i, e in enumerate(spec.elements)}
         self._producers: dict[str, list[tuple[int, int]]] | None = None
         self.reach = self._reach()
+
+    @cached_property
+    def privacy(self) -> Sensitivity:
+        """Which values need consent where: read by two rules, and by none of `unreachable_intents`."""
+        return sensitivity(self.spec, self.onto)
 
     def satisfied(self, name: str, known: frozenset[str] | set[str]) -> bool:
         # An input or goal naming `document` is met by a known `passport`.
@@ -297,7 +303,7 @@ def _unused_elements(catalog: _Catalog) -> list[LintItem]:
 
 def _sensitive_flows(catalog: _Catalog) -> list[LintItem]:
     items: list[LintItem] = []
-    privacy = sensitivity(catalog.spec, catalog.onto)
+    privacy = catalog.privacy
     for s, skill in enumerate(catalog.spec.skills):
         seen: set[str] = set()
         for m, (mode, mode_name) in enumerate(zip(skill.modes, skill.mode_names(), strict=True)):
@@ -318,7 +324,7 @@ def _unmarked_effects(catalog: _Catalog) -> list[LintItem]:
     done, is called for what it does, not for a value: if it is left `effects: none` while such a value
     reaches it, the value could leave the conversation with nobody asked. Told from the structure alone."""
     spec = catalog.spec
-    privacy = sensitivity(spec, catalog.onto)
+    privacy = catalog.privacy
     if not privacy.derived:
         return []
     wanted = {done_ref(ref) for intent in spec.intents for ref in intent.goal.done}

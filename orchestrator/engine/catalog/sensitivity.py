@@ -37,10 +37,6 @@ class Sensitivity:
         """Must the user agree before a skill (a world-changing one if `world`) receives `element`?"""
         return element in self.declared or (world and element in self.derived)
 
-    def flagged(self) -> list[str]:
-        """Every element that may need consent somewhere: declared first, then derived."""
-        return [*sorted(self.declared), *self.derived]
-
     def sources(self, element: str) -> tuple[str, ...]:
         return self.derived.get(element, ())
 

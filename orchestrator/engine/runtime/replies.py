@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from ..catalog.formats import parse_format
 from ..catalog.phrases import has_determiner, is_clause, the_thing
-from ..catalog.sensitivity import sensitivity
+from ..catalog.sensitivity import Sensitivity, sensitivity
 from ..catalog.spec import CatalogSpec, Goal, Intent
 from .nlu import spoken_option
 
@@ -59,8 +59,9 @@ def _or(options: list[str]) -> str:
 class Wording:
     """Phrases for one catalog: element and skill descriptions, with plain fallbacks."""
 
-    def __init__(self, spec: CatalogSpec):
+    def __init__(self, spec: CatalogSpec, privacy: Sensitivity | None = None):
         self.spec = spec
+        self._privacy = privacy  # the compiled domain's, when the caller has it (else derived from the spec once)
         # Which intents the help and the greeting offer: the planner orchestrator offers only those with a
         # plan (set by the orchestrator); by default every intent.
         self.can_offer: Callable[[Intent], bool] = lambda intent: True
@@ -125,7 +126,7 @@ class Wording:
 
     @cached_property
     def _made_from(self) -> Mapping[str, tuple[str, ...]]:
-        return sensitivity(self.spec).derived
+        return (self._privacy or sensitivity(self.spec)).derived
 
     def consent(self, skill: str, elements: list[str]) -> str:
         """The consent question; a value computed from sensitive ones says what it was made from."""

@@ -35,8 +35,8 @@ class Executor:
         self.spec = spec
         self.planner = planner
         self.invoker = invoker
-        self.words = Wording(spec)
         self.privacy = planner.domain.privacy  # which values need consent at which calls
+        self.words = Wording(spec, self.privacy)
         self.spec_elements = frozenset(e.name for e in spec.elements)
 
     # --- asking ---------------------------------------------------------------------------------
