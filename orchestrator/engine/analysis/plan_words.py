@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ..catalog.phrases import about_the_user, is_clause, the_thing
+from ..catalog.phrases import about_the_user, is_clause, joined, lower_first, the_thing
 from ..catalog.spec import CatalogSpec
 from ..planning.planner import Step
 from ..planning.task import StepKind
@@ -29,12 +29,8 @@ def _element_words(spec: CatalogSpec, name: str) -> str:
     determiner ("their email", "the pizza type")."""
     found = next((e for e in spec.elements if e.name == name), None)
     described = (found.label or found.description if found else "").strip().rstrip(".")
-    phrase = _lower_first(described) if described else name.replace("_", " ")
+    phrase = lower_first(described) if described else name.replace("_", " ")
     return about_the_user(the_thing(phrase, owner="your"))
-
-
-def _lower_first(text: str) -> str:
-    return text[0].lower() + text[1:] if len(text) > 1 and text[0].isupper() and not text[1].isupper() else text
 
 
 def _ask_sentence(spec: CatalogSpec, names: Sequence[str]) -> str:
@@ -42,12 +38,8 @@ def _ask_sentence(spec: CatalogSpec, names: Sequence[str]) -> str:
     said = [_element_words(spec, x) for x in names]
     things = [s for s in said if not is_clause(s)]
     clauses = [s for s in said if is_clause(s)]
-    parts = ([f"for {_and(things)}"] if things else []) + clauses
+    parts = ([f"for {joined(things)}"] if things else []) + clauses
     return "Ask the user " + " and ".join(parts)
-
-
-def _and(items: list[str]) -> str:
-    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
 def step_sentence(spec: CatalogSpec, step: Step) -> str:

@@ -45,3 +45,14 @@ def the_thing(phrase: str, *, owner: str) -> str:
     if has_determiner(phrase) or is_clause(phrase):
         return phrase
     return f"{owner if is_personal(phrase) else 'the'} {phrase}"
+
+
+def lower_first(text: str) -> str:
+    """A catalog's phrase as it reads mid-sentence: "Your phone number" -> "your phone number"; "SSN" or
+    "IBAN" stay as written."""
+    return text[0].lower() + text[1:] if len(text) > 1 and text[0].isupper() and not text[1].isupper() else text
+
+
+def joined(items: list[str], word: str = "and") -> str:
+    """ "a, b and c" (or "a, b or c" with `word="or"`); one item alone; "" for none."""
+    return ", ".join(items[:-1]) + f" {word} " + items[-1] if len(items) > 1 else "".join(items)

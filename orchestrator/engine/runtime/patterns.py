@@ -11,7 +11,7 @@ import phonenumbers
 import re2
 from rapidfuzz import fuzz
 
-from .text import singular
+from .text import TOKEN, singular
 
 DEFAULT_REGION = "US"  # for numbers written without a country code
 MAX_PHONE_DIGITS = 15
@@ -110,7 +110,6 @@ def _looks_like_code(value: str) -> bool:
 # --- enum options --------------------------------------------------------------------------------------
 
 ENUM_CLOSENESS = 80  # rapidfuzz ratio: "platnum" and "platinium" are platinum, "good" is not "gold"
-TOKEN = re.compile(r"[a-z0-9]+")
 
 
 def _enum(options: list[str], utterance: str, close: bool) -> str | None:

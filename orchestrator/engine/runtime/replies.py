@@ -8,7 +8,7 @@ from functools import cached_property
 from typing import Any, Literal
 
 from ..catalog.formats import parse_format
-from ..catalog.phrases import has_determiner, is_clause, the_thing
+from ..catalog.phrases import has_determiner, is_clause, joined, lower_first, the_thing
 from ..catalog.sensitivity import Sensitivity, sensitivity
 from ..catalog.spec import CatalogSpec, Goal, Intent
 from .nlu import spoken_option
@@ -45,17 +45,6 @@ class Reply:
         return body
 
 
-def _lower_first(text: str) -> str:
-    # "Your phone number" reads "your phone number" mid-sentence; "SSN" or "IBAN" stay as written.
-    if len(text) > 1 and text[0].isupper() and not text[1].isupper():
-        return text[0].lower() + text[1:]
-    return text
-
-
-def _or(options: list[str]) -> str:
-    return ", ".join(options[:-1]) + (" or " if len(options) > 1 else "") + options[-1] if options else ""
-
-
 class Wording:
     """Phrases for one catalog: element and skill descriptions, with plain fallbacks."""
 
@@ -69,7 +58,7 @@ class Wording:
     def element(self, name: str) -> str:
         """How a sentence names the element: its label, else its description, else its name."""
         element = self.spec.element(name)
-        return _lower_first(element.label or element.description or name.replace("_", " "))
+        return lower_first(element.label or element.description or name.replace("_", " "))
 
     def skill(self, name: str) -> str:
         """`credit check (asks the credit bureau for ...)`: the name, and what it does."""
@@ -94,7 +83,7 @@ class Wording:
         """The element's own question if the analyst wrote one, else one built to read naturally."""
         element = self.spec.element(name)
         options = [spoken_option(o) for o in parse_format(element.format).options]
-        choices = f" ({_or(options)})" if options else ""
+        choices = f" ({joined(options, 'or')})" if options else ""
         if element.question:
             if not options or options[0] in element.question:
                 return element.question
@@ -102,7 +91,7 @@ class Wording:
             return asked[:-1] + choices + "?" if asked.endswith("?") else asked + choices
         children = [c.name for c in self.spec.elements if c.parent == name]
         if children:
-            choices = f" (for example {_or([self.element(c) for c in children])})"
+            choices = f" (for example {joined([self.element(c) for c in children], 'or')})"
         what = self.element(name)
         if is_clause(what):  # "how you pay for the order" is already a question: "How do you pay ...?"
             asked = _inverted(what)
@@ -160,7 +149,7 @@ class Wording:
         things = [i.description or named_request(i.name) for i in self.spec.intents if self.can_offer(i)]
         if not things:
             return "I have no requests I can help with yet."
-        listed = _or(things)
+        listed = joined(things, "or")
         return f"I can {listed}. What would you like to do?"
 
 
