@@ -13,7 +13,8 @@ from orchestrator.engine.errors import UnknownName
 
 
 def campaign_list(*, workspace: Workspace, catalog: Catalog | None = None) -> QuerySet[ColdStartCampaign]:
-    found = ColdStartCampaign.objects.filter(catalog__workspace=workspace).select_related("catalog", "created_by")
+    found = ColdStartCampaign.objects.filter(catalog__workspace=workspace).select_related(
+        "catalog", "created_by", "start_version", "reference_run__version")
     if catalog is not None:
         found = found.filter(catalog=catalog)
     return found.defer("scenario_data")
@@ -31,11 +32,6 @@ def campaign_rounds(*, campaign: ColdStartCampaign) -> list[ColdStartRound]:
     for r in rounds:  # what the page prints: a rate to a tenth of a percent
         r.success_text = f"{r.success_rate:.1%}" if r.success_rate is not None else ""  # type: ignore[attr-defined]
     return rounds
-
-
-def campaign_busy(*, campaign: ColdStartCampaign) -> bool:
-    """Whether a round is queued or running (the page keeps polling)."""
-    return any(not r.finished for r in campaign.rounds.all())
 
 
 def campaign_plot(*, campaign: ColdStartCampaign, rounds: list[ColdStartRound]) -> dict[str, Any]:

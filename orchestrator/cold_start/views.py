@@ -24,7 +24,7 @@ from catalog_app.permissions import Action, is_allowed
 from catalog_app.views.common import HtmxHttpRequest, render_page
 from orchestrator.cold_start.forms import CampaignStartForm
 from orchestrator.cold_start.models import CampaignState, ColdStartCampaign
-from orchestrator.cold_start.selectors import campaign_busy, campaign_get, campaign_list, campaign_plot, campaign_rounds
+from orchestrator.cold_start.selectors import campaign_get, campaign_list, campaign_plot, campaign_rounds
 from orchestrator.cold_start.services import campaign_cancel, campaign_continue, campaign_create
 from orchestrator.engine.errors import ConcertoError, UnknownName
 from orchestrator.jobs.runner import QueueUnavailable
@@ -89,20 +89,22 @@ def _index_context(request: HttpRequest, context: dict[str, Any], form: Campaign
 @vary_on_headers("HX-Request")
 def cold_start_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign(request, pk)
-    rounds = campaign_rounds(campaign=campaign)
-    busy = campaign_busy(campaign=campaign)
-    latest = version_latest_reviewed(catalog=campaign.catalog)
-    last = rounds[-1] if rounds else None
-    context = {"campaign": campaign, "rounds": rounds, "busy": busy, "plot": campaign_plot(campaign=campaign,
-                                                                                          rounds=rounds),
-               "catalog": campaign.catalog, "latest": latest,
-               "can_continue": (campaign.state == CampaignState.REVIEW and last is not None and latest is not None
-                                and latest.number > last.version.number),
-               "can_run": is_allowed(request.user, campaign.catalog.workspace, Action.COLD_START_RUN)}
+    context = _page_context(request, campaign)
     if request.htmx and not request.htmx.history_restore_request:  # a poll of the progress
         return render(request, "orchestrator/cold_start/campaign.html#status", context,
-                      status=200 if busy else HTMX_STOP_POLLING)
+                      status=200 if context["busy"] else HTMX_STOP_POLLING)
     return render(request, "orchestrator/cold_start/campaign.html", context)
+
+
+def _page_context(request: HtmxHttpRequest, campaign: ColdStartCampaign) -> dict[str, Any]:
+    rounds = campaign_rounds(campaign=campaign)
+    latest = version_latest_reviewed(catalog=campaign.catalog)
+    last = rounds[-1] if rounds else None
+    return {"campaign": campaign, "rounds": rounds, "busy": any(not r.finished for r in rounds),
+            "plot": campaign_plot(campaign=campaign, rounds=rounds), "catalog": campaign.catalog, "latest": latest,
+            "can_continue": (campaign.state == CampaignState.REVIEW and last is not None and latest is not None
+                             and latest.number > last.version.number),
+            "can_run": is_allowed(request.user, campaign.catalog.workspace, Action.COLD_START_RUN)}
 
 
 @require_POST
@@ -112,10 +114,8 @@ def cold_start_continue_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     try:
         campaign_continue(campaign=campaign, user=request.user)
     except ConcertoError as exc:
-        rounds = campaign_rounds(campaign=campaign)
-        return render(request, "orchestrator/cold_start/campaign.html", {
-            "campaign": campaign, "rounds": rounds, "busy": False, "error": str(exc), "catalog": campaign.catalog,
-            "plot": campaign_plot(campaign=campaign, rounds=rounds), "can_run": True}, status=422)
+        return render(request, "orchestrator/cold_start/campaign.html",
+                      {**_page_context(request, campaign), "busy": False, "error": str(exc)}, status=422)
     except QueueUnavailable as exc:
         return queue_down(HttpResponse(str(exc)))
     return redirect("orchestrator:cold_start", pk=pk)
