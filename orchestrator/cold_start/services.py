@@ -44,7 +44,7 @@ from orchestrator.learning.sandbox import sandbox_mark, version_latest_reviewed
 from orchestrator.learning.services import refinements_propose
 from orchestrator.modes import AssistantMode
 from orchestrator.simulation.models import SimulationRun, SimulationScenario
-from orchestrator.simulation.services import MAX_CONVERSATIONS, run_create, run_execute
+from orchestrator.simulation.services import MAX_CONVERSATIONS, run_create, run_execute, scenario_checked
 
 logger = logging.getLogger(__name__)
 
@@ -96,7 +96,8 @@ def campaign_create(*, catalog: Catalog, user: Actor, scenario: str | dict[str, 
         found = catalog_get(workspace=catalog.workspace, slug=reference)  # UnknownName lists the catalogs
         if version_latest(catalog=found) is None:
             raise ConcertoError(f"catalog '{reference}' has no version", path="reference")
-    name, data = _scenario(catalog, version, scenario)
+    _, checked = scenario_checked(version, version_spec(version=version), scenario)
+    name, data = checked.scenario, scenario_to_data(checked)
     campaign = ColdStartCampaign(
         catalog=catalog, start_version=version, scenario_name=name, scenario_data=data, mode=mode,
         confidence=confidence, first_orchestrator=first_orchestrator, conversations=conversations, seed=seed,
@@ -106,18 +107,6 @@ def campaign_create(*, catalog: Catalog, user: Actor, scenario: str | dict[str, 
     campaign.save()
     _round_create(campaign, 1, version, first_orchestrator, enqueue=enqueue)
     return campaign
-
-
-def _scenario(catalog: Catalog, version: CatalogVersion, scenario: str | dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    if isinstance(scenario, str):
-        stored = SimulationScenario.objects.filter(catalog=catalog, name=scenario).first()
-        if stored is None:
-            names = list(SimulationScenario.objects.filter(catalog=catalog).values_list("name", flat=True))
-            known = f" (stored: {', '.join(names)})" if names else " (none is stored: write one on the Scenarios page)"
-            raise ConcertoError(f"unknown scenario '{scenario}'{known}", path="scenario")
-        scenario = stored.data
-    checked = parse_scenario(scenario, version_spec(version=version))
-    return checked.scenario, scenario_to_data(checked)
 
 
 def _round_create(campaign: ColdStartCampaign, number: int, version: CatalogVersion, orchestrator: str, *,

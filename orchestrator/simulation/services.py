@@ -93,7 +93,7 @@ def run_create(*, workspace: Workspace, version: CatalogVersion, scenario: Any, 
     if not 1 <= chunk_size <= 1000:
         raise ConcertoError("a chunk holds 1 to 1,000 conversations", path="chunk_size")
     spec = version_spec(version=version)
-    stored, checked = _scenario(version, spec, scenario)
+    stored, checked = scenario_checked(version, spec, scenario)
     run = SimulationRun(
         workspace=workspace, version=version, scenario=stored, scenario_name=checked.scenario,
         scenario_data=scenario_to_data(checked), differences=differences(checked, spec), orchestrator=orchestrator,
@@ -108,12 +108,15 @@ def run_create(*, workspace: Workspace, version: CatalogVersion, scenario: Any, 
     return run
 
 
-def _scenario(version: CatalogVersion, spec: CatalogSpec, scenario: Any) -> tuple[SimulationScenario | None, Scenario]:
+def scenario_checked(version: CatalogVersion, spec: CatalogSpec,
+                     scenario: Any) -> tuple[SimulationScenario | None, Scenario]:
+    """`scenario` (a stored one's name, a stored one, or its data) checked against `version`'s `spec`, with
+    the stored row it came from; ConcertoError at `scenario` naming the stored ones for an unknown name."""
     if isinstance(scenario, str):
         stored = SimulationScenario.objects.filter(catalog=version.catalog, name=scenario).first()
         if stored is None:
             names = list(SimulationScenario.objects.filter(catalog=version.catalog).values_list("name", flat=True))
-            known = f" (stored: {', '.join(names)})" if names else " (none is stored for this catalog)"
+            known = f" (stored: {', '.join(names)})" if names else " (none is stored: write one on the Scenarios page)"
             raise ConcertoError(f"unknown scenario '{scenario}'{known}", path="scenario")
         return stored, parse_scenario(stored.data, spec)
     if isinstance(scenario, SimulationScenario):
