@@ -114,9 +114,8 @@ def simulate_conversation(spec: CatalogSpec, planner: Planner, scenario: Scenari
         log = bot.turn(state, utterance.text)
         recorder.collect_sensitive()
         engine_ms = (time.perf_counter() - started) * 1000
-        replies = [r.as_dict() for r in log.replies]
-        recorder.turn(utterance, hidden, log, skills.calls[before_calls:], events,
-                      planner_ms=timed.seconds * 1000, engine_ms=engine_ms)
+        replies = recorder.turn(utterance, hidden, log, skills.calls[before_calls:], events,
+                                planner_ms=timed.seconds * 1000, engine_ms=engine_ms)
         satisfied = reached(spec, planner, state, goal)
         if utterance.act == "stop":
             outcome = "stopped"
@@ -152,17 +151,22 @@ class _Recorder:
         """Sensitive values known now; a value later forgotten or overwritten was still said."""
         self.sensitive.update(dict.fromkeys(sensitive_values(self.spec, self.state)))
 
-    def assistant(self, replies: list[Reply]) -> None:
+    def assistant(self, replies: list[Reply]) -> list[dict[str, Any]]:
+        """Record the replies; their bodies, as the user reads them."""
+        bodies = []
         for reply in replies:
-            self.raw.append(("assistant", reply.kind, reply.text, reply.as_dict(), False, reply.mark or ""))
+            bodies.append(reply.as_dict())
+            self.raw.append(("assistant", reply.kind, reply.text, bodies[-1], False, reply.mark or ""))
             self.figures["questions"] += reply.kind == "question" and bool(reply.element)
             self.figures["consents"] += reply.kind == "consent"
+        return bodies
 
     def turn(self, utterance: Utterance, hidden: bool, log: TurnLog, calls: list[Call],
-             user_events: list[dict[str, Any]], *, planner_ms: float, engine_ms: float) -> None:
+             user_events: list[dict[str, Any]], *, planner_ms: float, engine_ms: float) -> list[dict[str, Any]]:
+        """Record one turn; the replies' bodies."""
         position = len(self.raw)
         self.raw.append(("user", "user", utterance.text, {}, hidden, ""))
-        self.assistant(log.replies)
+        bodies = self.assistant(log.replies)
         self.user(user_events, turn=position)
         for plan in log.plans:
             self.events.append(("plan", {"turn": position, **plan.event()}))
@@ -184,6 +188,7 @@ class _Recorder:
             self.events.append(("share", {"turn": position, **share.event()}))
         self.figures["planner_ms"].append(round(planner_ms, 3))
         self.figures["engine_ms"].append(round(engine_ms, 3))
+        return bodies
 
     def probes(self, probes: list[dict[str, Any]], turn: int) -> None:
         """An experiment's calls: in the trace with `probe: true`, out of the conversation's own figures."""
