@@ -171,7 +171,8 @@ def scenarios_put(request: HttpRequest, slug: str, name: str,
     version = api_version(request, slug, None)
     if payload.get("scenario", name) != name:
         raise ConcertoError(f"the body names scenario '{payload.get('scenario')}', the path '{name}'", path="scenario")
-    return _scenario_out(scenario_save(catalog=version.catalog, data={**payload, "scenario": name}, version=version))
+    return _scenario_out(scenario_save(catalog=version.catalog, data={**payload, "scenario": name}, version=version,
+                                       user=request.auth))  # type: ignore[attr-defined]
 
 
 class DefaultScenarioOut(Schema):

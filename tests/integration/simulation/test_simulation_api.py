@@ -80,6 +80,9 @@ def test_scenarios_are_stored_by_name_and_checked(banking, basic_auth, scenario_
                         content_type="application/json", **basic_auth)
     assert answer.status_code == 200, answer.content
     assert answer.json()["data"]["unfillable"] == ["account_number"]
+    from orchestrator.simulation.models import ScenarioRevision
+
+    assert ScenarioRevision.objects.get(scenario__name="realistic").created_by is not None  # who saved it
     assert [s["name"] for s in client.get("/api/v1/catalogs/banking/scenarios", **basic_auth).json()] == ["realistic"]
     scenario_data["users"]["refuse"]["ssn"] = 3
     answer = client.put("/api/v1/catalogs/banking/scenarios/realistic", scenario_data,
