@@ -54,6 +54,26 @@ def test_warm_up_loads_the_model_once():
     assert default_embedder() is default_embedder()
 
 
+def test_after_warm_up_a_first_catalog_embeds_only_its_own_phrases(monkeypatch):
+    """The first message of a process fits its catalog: the word list and the shipped out-of-scope
+    requests (the calibration's) must be ready by then, or that message pays about 0.3 s for them."""
+    from orchestrator.engine.runtime import spelling
+    from orchestrator.engine.runtime.semantic import SemanticClassifier, default_embedder
+
+    warm_up()
+    assert spelling._english is not None
+    model = default_embedder()
+    encoded: list[str] = []
+    encode = model._one
+    monkeypatch.setattr(model, "_one", lambda text: encoded.append(text) or encode(text))
+    phrases = {"feed_the_giraffe": ["feed the giraffe at noon", "giraffe breakfast"],
+               "polish_the_tuba": ["polish my tuba", "make the tuba shine"]}
+    classifier = SemanticClassifier(model)
+    classifier.fit(phrases)
+    classifier.calibrate()
+    assert sorted(encoded) == sorted(t for texts in phrases.values() for t in texts)
+
+
 @pytest.fixture
 def loads(monkeypatch, settings) -> list[str]:
     """The threads the model would be loaded in (it is not: warm_up is replaced)."""
