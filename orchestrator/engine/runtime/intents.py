@@ -14,7 +14,7 @@ import re
 import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from ..catalog.spec import CatalogSpec
@@ -99,6 +99,16 @@ def warm_up() -> float:
     return time.perf_counter() - started
 
 
+@dataclass
+class _Job:
+    """A catalog being fitted by one thread while others wait for it: first its classifier (the phrases
+    embedded, the readouts fitted), then its thresholds."""
+
+    classifier: IntentClassifier
+    fitted: Future = field(default_factory=Future)
+    calibrated: Future = field(default_factory=Future)
+
+
 # Fitted default classifiers and their calibration by what they were fitted on: the chat builds an
 # orchestrator every turn, and embedding a catalog's phrases again each time would cost more than the turn.
 _fitted: dict[tuple, tuple[IntentClassifier, Calibration]] = {}
@@ -106,7 +116,7 @@ _fitted_lock = threading.Lock()
 MAX_FITTED = 64
 # Thresholds being fitted for the studio's tester, which answers meanwhile (`IntentMatcher(..., wait=)`),
 # and the thresholds last fitted for each catalog (by name), which it shows until the new ones are ready.
-_fitting: dict[tuple, tuple[IntentClassifier, Future]] = {}
+_fitting: dict[tuple, _Job] = {}
 _last: dict[str, Calibration] = {}
 
 
@@ -148,26 +158,27 @@ class IntentMatcher:
             self.classifier, self.calibration = classifier, calibrate(classifier)
             return
         key = (tuple(examples.items()), tuple(context.items()))
-        mine = False
         with _fitted_lock:
             found = _fitted.get(key)
             job = _fitting.get(key) if found is None else None
-            if found is None and job is None:
-                classifier = default_classifier()
-                classifier.fit(examples, context=context)
-                job, mine = (classifier, Future()), True
-                _fitting[key] = job
-        if mine and wait is None:  # the chat: fitted here, as before
-            _calibrate(key, name, *job)
-        elif mine:  # the tester: fitted aside, so that it can answer meanwhile
-            threading.Thread(target=_calibrate, args=(key, name, *job), daemon=True, name="concerto-calibrate").start()
+            mine = found is None and job is None
+            if mine:
+                job = _fitting[key] = _Job(default_classifier())
         if found is not None:
             self.classifier, self.calibration = found
             return
-        classifier, future = job
-        self.classifier = classifier
+        assert job is not None
+        if mine:  # fitted outside the lock: a large catalog's seconds must not hold up other catalogs' turns
+            _fit_classifier(key, job, examples, context)
+            if wait is None:  # the chat: calibrated here, as before
+                _calibrate(key, name, job)
+            else:  # the tester: calibrated aside, so that it can answer meanwhile
+                threading.Thread(target=_calibrate, args=(key, name, job), daemon=True,
+                                 name="concerto-calibrate").start()
+        job.fitted.result()  # another thread is fitting this very catalog: its ranking is needed either way
+        self.classifier = classifier = job.classifier
         try:
-            self.calibration = future.result(timeout=wait)
+            self.calibration = job.calibrated.result(timeout=wait)
         except TimeoutError:
             previous = _last.get(name)
             self.calibration = previous or CALIBRATION.get(type(classifier).__name__, DEFAULT_CALIBRATION)
@@ -216,23 +227,39 @@ class IntentMatcher:
                               reason=f"clear: {best.score:.2f}, at or above the start threshold {c.sure:.2f}{ahead}")
 
 
-def _calibrate(key: tuple, name: str, classifier: IntentClassifier, future: Future) -> None:
-    """Fit `classifier`'s thresholds into `future`, then keep both among the fitted ones."""
+def _fit_classifier(key: tuple, job: _Job, examples: dict[str, tuple[str, ...]],
+                    context: dict[str, tuple[str, ...]]) -> None:
     try:
-        calibration = calibrate(classifier)
-    except BaseException as error:  # the waiting caller raises it; the next one tries again
-        with _fitted_lock:
-            _fitting.pop(key, None)
-        future.set_exception(error)
+        job.classifier.fit(examples, context=context)
+    except BaseException as error:  # every waiting caller raises it; the next one tries again
+        _failed(key, job, error)
+        raise
+    job.fitted.set_result(None)
+
+
+def _calibrate(key: tuple, name: str, job: _Job) -> None:
+    """Fit the job's thresholds, then keep its classifier and them among the fitted ones."""
+    try:
+        calibration = calibrate(job.classifier)
+    except BaseException as error:
+        _failed(key, job, error)
         return
     with _fitted_lock:
         if len(_fitted) >= MAX_FITTED:
             _fitted.pop(next(iter(_fitted)))
-        _fitted[key] = (classifier, calibration)
+        _fitted[key] = (job.classifier, calibration)
         _fitting.pop(key, None)
         if name:
             _last[name] = calibration
-    future.set_result(calibration)
+    job.calibrated.set_result(calibration)
+
+
+def _failed(key: tuple, job: _Job, error: BaseException) -> None:
+    with _fitted_lock:
+        _fitting.pop(key, None)
+    for future in (job.fitted, job.calibrated):
+        if not future.done():
+            future.set_exception(error)
 
 
 def _lead(best: IntentGuess, runner_up: IntentGuess) -> float:

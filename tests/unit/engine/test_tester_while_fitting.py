@@ -70,3 +70,48 @@ def test_the_chat_waits_for_the_catalogs_own_thresholds(banking, slow_fit):
     threading.Timer(0.5, slow_fit.set).start()
     matcher = IntentMatcher(banking)
     assert matcher.provisional == "" and matcher.calibration.basis.startswith("fitted on ")
+
+
+def test_a_catalog_being_fitted_holds_up_no_other_catalogs_turn(banking, monkeypatch):
+    """A studio edit of a large catalog embeds its phrases for seconds; meanwhile every chat turn of
+    another catalog builds its matcher from the fitted ones, and must get it at once."""
+    monkeypatch.setattr(intents, "_fitted", {})
+    monkeypatch.setattr(intents, "_fitting", {})
+    IntentMatcher(banking)  # fitted: what a live assistant's turns find
+    release = threading.Event()
+    fit = SemanticClassifier.fit
+
+    def slow(self, examples, context=None):
+        assert release.wait(30)
+        return fit(self, examples, context=context)
+
+    monkeypatch.setattr(SemanticClassifier, "fit", slow)
+    edited = _with_example(banking, "I would like to borrow for a new kitchen")
+    fitting = threading.Thread(target=IntentMatcher, args=(edited,), kwargs={"wait": 0.1})
+    fitting.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not intents._fitting and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert intents._fitting  # the edited catalog's fit is under way
+        turn = threading.Thread(target=IntentMatcher, args=(banking,))
+        turn.start()
+        turn.join(timeout=5)
+        assert not turn.is_alive()  # it did not wait for the other catalog's fit
+    finally:
+        release.set()
+        fitting.join(timeout=30)
+    assert not intents._fitting
+
+
+def test_a_fit_that_fails_is_raised_to_its_caller_and_forgotten(banking, monkeypatch):
+    monkeypatch.setattr(intents, "_fitted", {})
+    monkeypatch.setattr(intents, "_fitting", {})
+
+    def broken(self, examples, context=None):
+        raise RuntimeError("the encoder broke")
+
+    monkeypatch.setattr(SemanticClassifier, "fit", broken)
+    with pytest.raises(RuntimeError, match="encoder broke"):
+        IntentMatcher(banking)
+    assert not intents._fitting and not intents._fitted  # the next caller tries again
