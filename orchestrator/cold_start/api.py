@@ -24,7 +24,7 @@ from pydantic import ConfigDict, Field
 from catalog_app.access import api_version, api_workspace
 from catalog_app.api_base import ErrorOut, studio_auth
 from orchestrator.cold_start.models import ColdStartCampaign
-from orchestrator.cold_start.selectors import campaign_get, campaign_list, campaign_rounds
+from orchestrator.cold_start.selectors import campaign_get, campaign_list, campaign_rounds, reference_success_rate
 from orchestrator.cold_start.services import (
     MAX_CAMPAIGN_CONVERSATIONS,
     MAX_ROUNDS,
@@ -151,15 +151,13 @@ def _campaign(request: HttpRequest, slug: str, campaign_id: int) -> ColdStartCam
 
 
 def _out(campaign: ColdStartCampaign) -> dict[str, Any]:
-    reference = campaign.reference_run
     slug = campaign.catalog.slug
     return {
         "id": campaign.pk, "catalog": slug, "start_version": campaign.start_version.number,
         "scenario": campaign.scenario_name, "mode": campaign.mode, "confidence": campaign.confidence,
         "conversations": campaign.conversations, "seed": campaign.seed, "max_rounds": campaign.max_rounds,
         "threshold": campaign.threshold, "reference": campaign.reference or None,
-        "reference_success_rate": float(reference.summary["success_rate"]) if reference and reference.summary
-        else None,
+        "reference_success_rate": reference_success_rate(campaign),
         "state": campaign.state, "stop_reason": campaign.stop_reason,
         "rounds": [{"number": r.number, "version": r.version.number, "orchestrator": r.orchestrator,
                     "status": r.status, "run": r.run_id, "success_rate": r.success_rate, "proposed": r.proposed,

@@ -34,14 +34,21 @@ def campaign_rounds(*, campaign: ColdStartCampaign) -> list[ColdStartRound]:
     return rounds
 
 
+def reference_success_rate(campaign: ColdStartCampaign) -> float | None:
+    """The goal success (0..1) of the campaign's reference run, the hand-written catalog on the planner;
+    None while it has none."""
+    reference = campaign.reference_run
+    return float(reference.summary["success_rate"]) if reference is not None and reference.summary else None
+
+
 def campaign_plot(*, campaign: ColdStartCampaign, rounds: list[ColdStartRound]) -> dict[str, Any]:
     """Goal success per round, and the hand-written reference catalog's planner success beside it."""
     labels = [f"round {r.number}: v{r.version.number} {r.orchestrator}" for r in rounds if r.success_rate is not None]
     values = [round(100 * r.success_rate, 1) for r in rounds if r.success_rate is not None]
-    reference = campaign.reference_run
-    if reference is not None and reference.summary:
+    reference, rate = campaign.reference_run, reference_success_rate(campaign)
+    if reference is not None and rate is not None:
         labels.append(f"reference {campaign.reference} v{reference.version.number} planner")
-        values.append(round(100 * float(reference.summary.get("success_rate", 0.0)), 1))
+        values.append(round(100 * rate, 1))
     caption = "Share of the simulated conversations that reached their goal"
     if campaign.threshold is not None:
         caption += f"; the catalog's promotion threshold is {campaign.threshold:.0%}"

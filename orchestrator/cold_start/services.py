@@ -20,11 +20,9 @@ from typing import Any
 
 from django.db import transaction
 
-from catalog_app.editing import version_edit
 from catalog_app.models import Catalog, CatalogVersion
 from catalog_app.permissions import Action, Actor, check_allowed
 from catalog_app.selectors import catalog_get, version_latest, version_newest_promoted, version_spec
-from catalog_app.services import version_create_draft
 from orchestrator.assistants.promotion import latest_planner_run, policy_threshold
 from orchestrator.cold_start.models import (
     CampaignMode,
@@ -34,14 +32,13 @@ from orchestrator.cold_start.models import (
 )
 from orchestrator.engine.catalog.spec import CatalogSpec
 from orchestrator.engine.errors import ConcertoError
-from orchestrator.engine.learning.refinements import apply_refinements
 from orchestrator.engine.learning.retarget import scenario_retargeted
 from orchestrator.engine.simulation.scenario import parse_scenario, scenario_to_data
 from orchestrator.jobs.models import JobStatus
 from orchestrator.jobs.runner import Beat, enqueue_on_commit, heartbeat_interval, job_cancel, job_run
 from orchestrator.learning.models import Refinement, SandboxVersion
 from orchestrator.learning.sandbox import sandbox_mark, version_latest_reviewed
-from orchestrator.learning.services import refinements_propose
+from orchestrator.learning.services import refinements_draft, refinements_propose
 from orchestrator.modes import AssistantMode
 from orchestrator.simulation.models import SimulationRun, SimulationScenario
 from orchestrator.simulation.services import MAX_CONVERSATIONS, run_create, run_execute, scenario_checked
@@ -248,14 +245,11 @@ def _chosen(campaign: ColdStartCampaign, rows: list[Refinement]) -> list[Refinem
 
 def _sandbox_draft(campaign: ColdStartCampaign, base: CatalogVersion, chosen: list[Refinement]) -> CatalogVersion:
     """A new draft of `base` with the chosen changes, marked sandbox; the refinements stay pending in the queue."""
-    changes = [r.change for r in chosen]
-    apply_refinements(version_spec(version=base), changes)  # a change that does not fit names itself first
-    draft = version_create_draft(version=base, user=campaign.created_by)
     keys = ", ".join(r.key for r in chosen)
-    draft.note = (f"sandbox of cold-start campaign {campaign.pk}: refinements auto-accepted at confidence "
-                  f"{campaign.confidence:.2f} or more, which no admin reviewed ({keys})")[:2000]
-    draft.save(update_fields=["note"])
-    version_edit(version=draft, change=lambda spec: apply_refinements(spec, changes))
+    draft, _, _ = refinements_draft(
+        version=base, refinements=chosen, user=campaign.created_by,
+        note=(f"sandbox of cold-start campaign {campaign.pk}: refinements auto-accepted at confidence "
+              f"{campaign.confidence:.2f} or more, which no admin reviewed ({keys})"))
     sandbox_mark(version=draft, source=f"cold-start campaign {campaign.pk}",
                  changes=[{"key": r.key, "change": r.change} for r in chosen])
     return draft

@@ -302,20 +302,28 @@ def _draft_with(catalog: Catalog, accepted: list[Refinement], user: AbstractBase
     latest = version_latest_reviewed(catalog=catalog)  # never on a sandbox draft: it holds unreviewed changes
     if latest is None:
         raise ConcertoError(f"catalog '{catalog.slug}' has no version")
-    old = version_spec(version=latest)
-    changes = [r.change for r in accepted]
-    apply_refinements(old, changes)  # check before the draft exists: a change that does not fit names itself
-    draft = version_create_draft(version=latest, user=user)
     keys = ", ".join(r.key for r in accepted)
-    draft.note = f"refinements accepted from review: {keys}"[:2000]
+    draft, old, new = refinements_draft(version=latest, refinements=accepted, user=user,
+                                        note=f"refinements accepted from review: {keys}")
+    _scenarios_carried_over(catalog, draft, new)
+    return draft, diff_catalogs(old, new)
+
+
+def refinements_draft(*, version: CatalogVersion, refinements: list[Refinement], user: AbstractBaseUser | None,
+                      note: str) -> tuple[CatalogVersion, CatalogSpec, CatalogSpec]:
+    """A new draft of `version` with the refinements' changes made, through the editor's path, and
+    `note`; with the spec before and after. Review and the cold-start sandbox both draft this way."""
+    old = version_spec(version=version)
+    changes = [r.change for r in refinements]
+    apply_refinements(old, changes)  # check before the draft exists: a change that does not fit names itself
+    draft = version_create_draft(version=version, user=user)
+    draft.note = note[:2000]
     draft.save(update_fields=["note"])
 
     def change(spec: CatalogSpec) -> CatalogSpec:
         return apply_refinements(spec, changes)
 
-    new = version_edit(version=draft, change=change)
-    _scenarios_carried_over(catalog, draft, new)
-    return draft, diff_catalogs(old, new)
+    return draft, old, version_edit(version=draft, change=change)
 
 
 def _scenarios_carried_over(catalog: Catalog, draft: CatalogVersion, spec: CatalogSpec) -> None:

@@ -34,6 +34,7 @@ HINTS = {
 
 BOUNDED = ("money", "number")
 WHEN = ("future", "past")
+FREE = ("", "text")  # no format, or plain text: any words are an answer
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,11 @@ class Format:
     @property
     def is_regex(self) -> bool:
         return self.kind == REGEX
+
+    @property
+    def is_free(self) -> bool:
+        """Free text: no format or `text`, so any words answer it and no value can be spotted in it."""
+        return self.kind in FREE
 
     @property
     def hint(self) -> str | None:
@@ -108,6 +114,11 @@ def _bounds(text: str) -> tuple[float | None, float | None] | None:
 def kind_of(text: str | None) -> str:
     """The kind of a format as written ("date" for `date:future`, "" for none)."""
     return parse_format(text).kind
+
+
+def is_free_text(text: str | None) -> bool:
+    """Whether a format as written takes free text (`Format.is_free`)."""
+    return parse_format(text).is_free
 
 
 @lru_cache(maxsize=4096)

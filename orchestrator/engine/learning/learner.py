@@ -41,8 +41,9 @@ from ..errors import ConcertoError
 from ..planning.planner import Planner
 from ..runtime.acts import control_act
 from ..runtime.masking import MASK
-from ..runtime.nlu import STOPWORDS, extract_values, tokens
+from ..runtime.nlu import extract_values, tokens
 from ..runtime.rejections import named_elements
+from ..runtime.text import content_words
 from .observations import CallSeen, Conversation
 from .refinements import Kind, Op, Refinement, apply_refinements
 
@@ -436,7 +437,7 @@ def _examples(spec: CatalogSpec, conversations: Sequence[Conversation], t: Thres
 
 
 def _has_content(text: str) -> bool:
-    return any(w not in STOPWORDS and len(w) > 2 for w in tokens(text)) and control_act(text) is None
+    return bool(content_words(text)) and control_act(text) is None
 
 
 def _previews(spec: CatalogSpec, conversations: Sequence[Conversation], t: Thresholds,
@@ -452,7 +453,7 @@ def _previews(spec: CatalogSpec, conversations: Sequence[Conversation], t: Thres
             continue
         utterance, selected = c.broadcasts[0]
         for skill in sorted(needs.get(c.intent, set()) - set(selected)):
-            missed[skill].append((c.ident, [w for w in tokens(utterance) if w not in STOPWORDS and len(w) > 2]))
+            missed[skill].append((c.ident, content_words(utterance)))
     found = []
     for skill_name, misses in sorted(missed.items()):
         skill = spec.skill(skill_name)

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..catalog.spec import CatalogSpec
 from ..planning.planner import Planner
-from ..runtime.nlu import STOPWORDS, tokens
+from ..runtime.text import content_words
 from .refinements import Kind, Refinement
 
 SCORED = {Kind.INPUT_NEEDED: "input_needed", Kind.OUTPUT_PRODUCED: "output_produced",
@@ -95,7 +95,7 @@ def truth_changes(differences: Sequence[dict[str, Any]]) -> list[dict[str, Any]]
 
 
 def _words(text: str) -> set[str]:
-    return {w for w in tokens(text) if w not in STOPWORDS and len(w) > 2}
+    return set(content_words(text))
 
 
 def example_intent(text: str, reference: CatalogSpec) -> str | None:

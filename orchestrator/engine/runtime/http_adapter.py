@@ -19,8 +19,7 @@ from urllib.parse import quote
 import httpx
 
 from ..catalog.spec import HttpBinding, Skill
-from .rejections import named_parameters
-from .skill_http import EndpointPolicy, pinned_client, rejection_text, send_with_retries
+from .skill_http import EndpointPolicy, pinned_client, send_with_retries, validation_rejection
 from .skills import SkillResult
 
 Secrets = Callable[[str], str | None]  # a secret's name -> its value, or None when it is not set
@@ -106,10 +105,8 @@ def _json(response: httpx.Response) -> Any:
 def _answer(skill: Skill, mode: str, binding: HttpBinding, response: httpx.Response) -> SkillResult:
     name = _outcome(binding, response.status_code)
     outcome = next((o for o in skill.mode(mode).outcomes if o.name == name), None)
-    if outcome is None and response.status_code in (400, 422):
-        rejected = _json(response)
-        if named_parameters(rejected):  # a validation answer naming the inputs at fault: kept for the learner
-            return SkillResult("invalid", message=rejection_text(rejected))
+    if outcome is None and (rejected := validation_rejection(response.status_code, _json(response))) is not None:
+        return rejected
     if outcome is None:
         return SkillResult("error", message=f"{skill.name} answered HTTP {response.status_code}, "
                                             "which no outcome rule covers")

@@ -17,7 +17,7 @@ from typing import Protocol
 
 import number_parser
 
-from ..catalog.formats import kind_of, parse_format
+from ..catalog.formats import is_free_text, kind_of, parse_format
 from ..catalog.spec import CatalogSpec, Element
 from .acts import control_act as control_act  # control acts live in acts.py; importable from here too
 from .dates import _date as _date  # dates and patterns live in their own modules; importable from here too
@@ -277,8 +277,8 @@ def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), 
     """
     skipped = set(skip) | ({asked} if asked else set())
     open_ = [e for e in spec.elements if e.name not in skipped and e.askable]
-    candidates = [e for e in open_ if kind_of(e.format) not in ("", "text")]
-    places = [e for e in open_ if kind_of(e.format) in ("", "text")]
+    candidates = [e for e in open_ if not is_free_text(e.format)]
+    places = [e for e in open_ if is_free_text(e.format)]
     dates = [e for e in candidates if kind_of(e.format) == "date"]
     values: dict[str, str] = _date_range(spec, utterance, dates, needed)
     unnamed: list[tuple[str, list[str]]] = []
@@ -372,7 +372,7 @@ def answer_value(spec: CatalogSpec, element: Element, utterance: str) -> str | N
     """The value of an answer to a question about `element`: from the clause that names it, else from
     the first clause that names no other element ("my income is X and I want Y" answers the amount with Y)."""
     clauses = CLAUSE.split(utterance)
-    if len(clauses) > 1 and kind_of(element.format) not in ("", "text"):  # free text: the whole answer
+    if len(clauses) > 1 and not is_free_text(element.format):  # free text: the whole answer
         own = element_words(element)
         kind = kind_of(element.format)
         others = [element_words(e) for e in spec.elements if e.name != element.name and kind_of(e.format) == kind]

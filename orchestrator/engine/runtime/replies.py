@@ -109,7 +109,7 @@ class Wording:
         """Another way to put a question, with what an answer looks like."""
         element = self.spec.element(name)
         fmt = parse_format(element.format)
-        free = fmt.kind in ("", "text")
+        free = fmt.is_free
         hint = fmt.hint or ("a few words in your own terms" if free else "a value in the usual format")
         return f"I am asking for {self.element(name)}: {hint}. You can also say \"I don't know\" or \"stop\"."
 

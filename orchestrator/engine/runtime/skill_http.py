@@ -173,6 +173,14 @@ def rejection_text(body: Any) -> str:
     return json.dumps(body, separators=(",", ":"), default=str)[:2000]
 
 
+def validation_rejection(status: int, body: Any) -> SkillResult | None:
+    """An answer 400 or 422 naming the inputs at fault (FastAPI's detail, a schema's errors...): these
+    inputs are rejected, not a passing fault, and the body stays for the learner; None for any other."""
+    if status in (400, 422) and named_parameters(body):
+        return SkillResult("invalid", message=rejection_text(body))
+    return None
+
+
 def _read_answer(skill: Skill, mode: str, response: httpx.Response) -> SkillResult:
     try:
         body: Any = response.json()
@@ -184,10 +192,8 @@ def _read_answer(skill: Skill, mode: str, response: httpx.Response) -> SkillResu
         return SkillResult("invalid", message=rejection_text(body))
     if response.status_code == 422 and isinstance(body.get("unfeasible"), str):
         return SkillResult("unfeasible", element=body["unfeasible"], message=str(body.get("message", "")))
-    if response.status_code in (400, 422) and named_parameters(body):
-        # A validation answer naming the inputs at fault (FastAPI's detail, a schema's errors...):
-        # these inputs are rejected, not a passing fault; the body stays for the learner.
-        return SkillResult("invalid", message=rejection_text(body))
+    if (rejected := validation_rejection(response.status_code, body)) is not None:
+        return rejected
     if response.status_code >= 400:
         return SkillResult("error", message=f"{skill.name} refused the call (HTTP {response.status_code})")
     outcomes = skill.mode(mode).outcomes

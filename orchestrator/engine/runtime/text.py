@@ -60,6 +60,12 @@ def tokens(text: str) -> list[str]:
     return list(_tokens(text))
 
 
+def content_words(text: str) -> list[str]:
+    """The tokens that say something on their own (no stop word, three letters or more): what the
+    learner and its scoring compare texts by."""
+    return [w for w in tokens(text) if w not in STOPWORDS and len(w) > 2]
+
+
 # The same texts are read over and over (an element's description on every value found, a message by
 # every reader of a turn): their words are kept.
 @lru_cache(maxsize=8192)

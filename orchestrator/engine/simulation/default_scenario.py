@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..catalog.spec import CatalogSpec
-from .values import can_generate
+from .scenario import values_lacking
 
 DEFAULT_NAME = "default"
 
@@ -28,4 +28,4 @@ def default_scenario(spec: CatalogSpec, name: str = DEFAULT_NAME) -> dict[str, A
 
 def values_needed(spec: CatalogSpec) -> list[str]:
     """The askable elements of `spec` whose values cannot be generated: a scenario must list some."""
-    return [e.name for e in spec.elements if e.askable and not can_generate(e)]
+    return [e.name for e in values_lacking(spec)]

@@ -36,7 +36,7 @@ from ..runtime.dialogue.goals import reached
 from ..runtime.masking import MASK, Scrubber, sensitive_values
 from ..runtime.replies import Reply
 from ..runtime.s3 import S3Orchestrator
-from ..runtime.session import SessionState
+from ..runtime.session import Execution, SessionState
 from ..runtime.turns import PlannerOrchestrator, TurnLog
 from .scenario import Scenario
 from .truth import Call, TruthSkills
@@ -130,9 +130,15 @@ def simulate_conversation(spec: CatalogSpec, planner: Planner, scenario: Scenari
     if explore:
         rejected = sorted({(c.skill, c.mode) for c in skills.calls if c.status == "invalid"})
         probes = experiment(spec, scenario, user, {k: v.value for k, v in state.memory.items()}, rejected,
-                            conversation_seed(seed, index, "probe"))
+                            conversation_seed(seed, index, "probe"), first_step=len(state.history))
         recorder.probes(probes, turn=len(recorder.raw) - 1)
     return recorder.finish(index=index, intent=user.intent, outcome=outcome, turns=turns, user=user)
+
+
+def execution_event(record: Execution, call: Call, success: bool) -> dict[str, Any]:
+    """A call's trace `execution` event: the live fields of its record, and the simulation's own."""
+    return {**record.model_dump(mode="json"), "available": list(call.available), "sent": list(call.sent),
+            "status": call.status, "missing": list(call.missing), "success": success}
 
 
 class _Recorder:
@@ -175,10 +181,7 @@ class _Recorder:
             self.figures["unsolvable"] += plan.unsolvable is not None
         for record, call in zip(log.executions, calls, strict=False):
             success = call.status == "ok" and bool(record.outputs or not self._planned_outputs(record))
-            self.events.append(("execution", {"turn": position, **record.model_dump(mode="json"),
-                                              "available": list(call.available), "sent": list(call.sent),
-                                              "status": call.status, "missing": list(call.missing),
-                                              "success": success}))
+            self.events.append(("execution", {"turn": position, **execution_event(record, call, success)}))
             calls_by_skill = self.figures["skill_calls"]
             calls_by_skill[record.skill] = calls_by_skill.get(record.skill, 0) + 1
             if not success:
@@ -240,7 +243,7 @@ PROBE_MODES = 2  # rejected modes probed per conversation
 
 
 def experiment(spec: CatalogSpec, scenario: Scenario, user: SimulatedUser, known: dict[str, str],
-               rejected: list[tuple[str, str]], rng: random.Random) -> list[dict[str, Any]]:
+               rejected: list[tuple[str, str]], rng: random.Random, first_step: int = 0) -> list[dict[str, Any]]:
     """Probe calls for modes the conversation saw rejected (Gil's EXPO, OLAM's learning goals).
 
     The experimenter knows only the spec, never the truths: it gathers every element it can (the
@@ -249,6 +252,7 @@ def experiment(spec: CatalogSpec, scenario: Scenario, user: SimulatedUser, known
     succeeds, calls it again with each extra element held back in turn. A success bounds what the
     mode needs (SAM's safe set); a rejection with one element held back singles it out. Each probe
     is a trace `execution` event with `probe: true`; values are masked (only names are learned from).
+    Probes are numbered as steps from `first_step`, after the conversation's own calls.
     """
     memory = dict(known)
     for name, value in user.profile.items():  # asked for, the user gives what it has and will give
@@ -257,27 +261,27 @@ def experiment(spec: CatalogSpec, scenario: Scenario, user: SimulatedUser, known
     skills = TruthSkills(spec, scenario, rng, context=lambda: memory, profile=user.profile)
     probes: list[dict[str, Any]] = []
     targets = rejected[:PROBE_MODES]
-    _produce(spec, skills, memory, probes, avoid=set(targets))
+    _produce(spec, skills, memory, probes, avoid=set(targets), first_step=first_step)
     for skill_name, mode_name in targets:
         skill = spec.skill(skill_name)
         declared = skill.mode(mode_name).inputs
         if any(x not in memory for x in declared):
             continue  # what the spec itself asks for cannot be had: nothing to learn here
         inputs = {x: memory[x] for x in declared}
-        if _probe(skills, skill, mode_name, inputs, probes) != "ok":
+        if _probe(skills, skill, mode_name, inputs, probes, first_step) != "ok":
             continue
         full = dict(memory)
         for held in sorted(set(full) - set(declared)):  # leave one out
             memory.clear()
             memory.update({k: v for k, v in full.items() if k != held})
-            _probe(skills, skill, mode_name, inputs, probes)
+            _probe(skills, skill, mode_name, inputs, probes, first_step)
         memory.clear()
         memory.update(full)
     return probes
 
 
 def _produce(spec: CatalogSpec, skills: TruthSkills, memory: dict[str, str], probes: list[dict[str, Any]],
-             avoid: set[tuple[str, str]]) -> None:
+             avoid: set[tuple[str, str]], first_step: int) -> None:
     """Call every mode whose declared inputs are known and that may give something not yet known, until none is left."""
     tried: set[tuple[str, str]] = set()
     for _ in range(len(spec.skills) + 1):
@@ -289,23 +293,25 @@ def _produce(spec: CatalogSpec, skills: TruthSkills, memory: dict[str, str], pro
                 if key in tried or key in avoid or not gives - set(memory) or any(x not in memory for x in mode.inputs):
                     continue
                 tried.add(key)
-                status = _probe(skills, skill, mode_name, {x: memory[x] for x in mode.inputs}, probes, keep=memory)
+                status = _probe(skills, skill, mode_name, {x: memory[x] for x in mode.inputs}, probes, first_step,
+                                keep=memory)
                 progress = progress or status == "ok"
         if not progress:
             return
 
 
 def _probe(skills: TruthSkills, skill: Any, mode: str, inputs: dict[str, str], probes: list[dict[str, Any]],
-           keep: dict[str, str] | None = None) -> str:
-    """One probe call, added to `probes`; with `keep`, its outputs are remembered there."""
+           first_step: int, keep: dict[str, str] | None = None) -> str:
+    """One probe call, added to `probes` as the runtime records a call, values masked; with `keep`, its
+    outputs are remembered there."""
     result = skills.call(skill, mode, inputs)
     call = skills.calls[-1]
     if keep is not None and result.status == "ok":
         for name, value in result.outputs.items():
             keep.setdefault(name, value)
-    probes.append({"skill": skill.name, "mode": mode, "inputs": dict.fromkeys(inputs, MASK), "args": list(inputs),
-                   "outputs": dict.fromkeys(result.outputs, MASK), "outcome": result.outcome or result.status,
-                   "planned_outcome": "", "explanation": None, "message": result.message if result.status != "ok"
-                   else "", "available": list(call.available), "sent": list(call.sent), "status": call.status,
-                   "missing": list(call.missing), "success": call.status == "ok", "probe": True})
+    record = Execution(step=first_step + len(probes), skill=skill.name, mode=mode,
+                       outcome=result.outcome or result.status, planned_outcome="",
+                       inputs=dict.fromkeys(inputs, MASK), outputs=dict.fromkeys(result.outputs, MASK),
+                       args=list(inputs), message=result.message if result.status != "ok" else "")
+    probes.append({**execution_event(record, call, success=call.status == "ok"), "probe": True})
     return result.status

@@ -32,12 +32,13 @@ rejections: all                                      # a rejection names every m
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..catalog.spec import CatalogSpec
+from ..catalog.spec import CatalogSpec, Element
 from ..catalog.spec_io import _pydantic_issues
 from ..errors import Issue, SpecError
 from .values import can_generate
@@ -177,10 +178,9 @@ def check_scenario(scenario: Scenario, spec: CatalogSpec) -> list[Issue]:
             issues.append(Issue(f"users.values.{name}", "give at least one value"))
     for index, name in enumerate(scenario.unfillable):
         element(name, f"unfillable[{index}]")
-    for e in spec.elements:
-        if e.askable and e.name not in scenario.users.values and not can_generate(e):
-            issues.append(Issue(f"users.values.{e.name}", f"values of '{e.name}' (format {e.format}) cannot be "
-                                                          "generated: give a list of them"))
+    for e in values_lacking(spec, given=scenario.users.values):
+        issues.append(Issue(f"users.values.{e.name}", f"values of '{e.name}' (format {e.format}) cannot be "
+                                                      "generated: give a list of them"))
     skills = {s.name: s for s in spec.skills}
     for name, truth in scenario.skills.items():
         skill = skills.get(name)
@@ -212,6 +212,12 @@ def check_scenario(scenario: Scenario, spec: CatalogSpec) -> list[Issue]:
 
 
 # --- the answer key -------------------------------------------------------------------------------
+
+
+def values_lacking(spec: CatalogSpec, given: Collection[str] = ()) -> list[Element]:
+    """The askable elements a scenario must list values of: none `given` (`users.values`), and none can be
+    generated from their format."""
+    return [e for e in spec.elements if e.askable and e.name not in given and not can_generate(e)]
 
 
 def differences(scenario: Scenario, spec: CatalogSpec) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..catalog.formats import kind_of
+from ..catalog.formats import is_free_text, kind_of
 from ..catalog.spec import CatalogSpec, Element
 from .scenario import Scenario
 from .values import generate, other_format, typo
@@ -150,7 +150,7 @@ class SimulatedUser:
             if written != value:
                 self.odd_answers[element] = 1
                 self._event("other_format", element=element)
-        templates = FREE_ANSWERS if kind_of(spec_element.format) in ("", "text") else ANSWERS
+        templates = FREE_ANSWERS if is_free_text(spec_element.format) else ANSWERS
         text = self.rng.choice(templates).format(v=written, label=label)
         if self.rng.random() < self.scenario.users.phrasing.typo:
             text = typo(text, self.rng, keep=written)
@@ -217,7 +217,8 @@ class SimulatedUser:
     def _spottable(self) -> list[str]:
         """Elements whose values can be told apart in free text (an email, an SSN), fit to volunteer."""
         return [e.name for e in self.spec.elements
-                if e.askable and kind_of(e.format) not in ("", "text", "number") and e.name in self.profile]
+                if e.askable and not is_free_text(e.format) and kind_of(e.format) != "number"
+                and e.name in self.profile]
 
     def _label(self, name: str) -> str:
         return name.replace("_", " ")

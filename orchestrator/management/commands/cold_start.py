@@ -23,7 +23,7 @@ from catalog_app.cli import ANSWER_NO, BAD_INPUT, VersionedCommand, add_version_
 from catalog_app.permissions import OPERATOR, Actor
 from catalog_app.services import DEFAULT_WORKSPACE
 from orchestrator.cold_start.models import CampaignMode, CampaignState, ColdStartCampaign
-from orchestrator.cold_start.selectors import campaign_rounds
+from orchestrator.cold_start.selectors import campaign_rounds, reference_success_rate
 from orchestrator.cold_start.services import campaign_continue, campaign_create, campaign_execute
 from orchestrator.simulation.models import SimulationScenario
 
@@ -83,7 +83,7 @@ class Command(VersionedCommand):
     def _report(self, campaign: ColdStartCampaign, as_json: bool) -> None:
         rounds = campaign_rounds(campaign=campaign)
         reference = campaign.reference_run
-        ref_rate = float(reference.summary["success_rate"]) if reference and reference.summary else None
+        ref_rate = reference_success_rate(campaign)
         if as_json:
             self.stdout.write(json.dumps({
                 "campaign": campaign.pk, "catalog": campaign.catalog.slug, "mode": campaign.mode,

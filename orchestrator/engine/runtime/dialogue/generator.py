@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Protocol
 
-from ...catalog.formats import kind_of
+from ...catalog.formats import is_free_text, kind_of
 from ...catalog.spec import CatalogSpec, Element
 from ..acts import cannot_answer, control_act, recalled_words
 from ..intents import IntentDecision
@@ -132,7 +132,7 @@ class RuleCommandGenerator:
     # --- an answer to a question for a value -----------------------------------------------------
     def _answer(self, text: str, act: str | None, frame: AskFrame, context: Context) -> list[Command | Ambiguous]:
         element = context.spec.element(frame.element)
-        free = kind_of(element.format) in ("", "text")
+        free = is_free_text(element.format)
         if reading.asks_the_assistant(text) if free else reading.is_question(text):
             return self._question_or_request(text, context)
         corrections = self.corrections(text, context, asked=frame.element)
@@ -280,7 +280,7 @@ class RuleCommandGenerator:
             candidates = []
             for name, held in state.memory.items():
                 element = context.spec.element(name)
-                if name == asked or not element.askable or kind_of(element.format) in ("", "text"):
+                if name == asked or not element.askable or is_free_text(element.format):
                     continue
                 if loose and kind_of(element.format) == "date":
                     continue
