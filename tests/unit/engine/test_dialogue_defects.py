@@ -449,3 +449,18 @@ def test_no_to_did_you_mean_gets_one_answer_and_the_next_request_starts(bank):
 def test_no_with_a_request_at_did_you_mean_starts_that_request(bank):
     bank.say("a card")
     assert any(r.goal == "apply_loan" for r in bank.say("no, I need a loan"))
+
+
+def test_a_value_at_did_you_mean_is_kept_and_the_question_stays(bank):
+    bank.say("a card")
+    replies = bank.say("ada@example.com")
+    assert replies[-1].kind == "question" and replies[-1].data["choices"] == ["check_card_status", "apply_credit_card"]
+    assert bank.state.value("email") == "ada@example.com"
+    assert any(r.goal == "apply_credit_card" for r in bank.say("a new credit card"))
+
+
+def test_yes_to_a_choice_of_two_asks_which_one_again(bank):
+    bank.say("a card")
+    replies = bank.say("yes")
+    assert len(replies) == 1 and replies[0].kind == "question" and replies[0].mark is None
+    assert replies[0].data["choices"] == ["check_card_status", "apply_credit_card"]

@@ -111,6 +111,13 @@ class Applier:
             commands = [c for c in commands if not isinstance(c, ANSWERS)]
             if not commands and len(log.replies) > said_before:  # "no" to "did you mean": answered, nothing more
                 return None
+            if isinstance(pending, ChoiceFrame) and all(isinstance(c, (SetSlot, Unclear)) for c in commands):
+                # "yes" to "did you mean A, or B?", or a value ("max@example.com"): neither is picked, and
+                # nothing else is asked for; the question stays, with the values kept
+                given = [c for c in commands if isinstance(c, SetSlot)]
+                said = self._noted(state, given) if given else "Which one?"
+                self._ask_choice(state, pending.choices, log, said=said)
+                return None
         return self._open(state, commands, log)
 
     # --- values outside what the format accepts ---------------------------------------------------
@@ -335,9 +342,7 @@ class Applier:
             return "a new request"
         if ambiguous is not None:
             # "Did you mean to A, or to B?": an unsure match is asked about, never started blindly.
-            choices = list(ambiguous.options)
-            state.pending = ChoiceFrame(choices=choices)
-            log.say(Reply("question", self.words.choice(choices), data={"choices": choices}))
+            self._ask_choice(state, list(ambiguous.options), log)
             return None
         if state.current is None:
             # a value alone ("07700 900123") is kept for the next request rather than not understood
@@ -345,6 +350,11 @@ class Applier:
             log.say(Reply("text", f"{opening} {self.words.help()}", mark=None if said else "not_understood"))
             return None
         return "the user said more"
+
+    def _ask_choice(self, state: SessionState, choices: list[str], log: TurnLog, said: str = "") -> None:
+        state.pending = ChoiceFrame(choices=choices)
+        question = self.words.choice(choices)
+        log.say(Reply("question", f"{said} {question}" if said else question, data={"choices": choices}))
 
     def _bare_reply(self, state: SessionState, yes: bool, log: TurnLog) -> str | None:
         """ "yes" or "thanks, no" with nothing asked: no request to guess from it."""
