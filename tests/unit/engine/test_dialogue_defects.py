@@ -459,6 +459,14 @@ def test_a_value_at_did_you_mean_is_kept_and_the_question_stays(bank):
     assert any(r.goal == "apply_credit_card" for r in bank.say("a new credit card"))
 
 
+def test_a_pick_that_names_a_value_keeps_it(bank):
+    bank.say("a card")
+    replies = bank.say("a new gold credit card")
+    assert any(r.goal == "apply_credit_card" for r in replies)
+    assert bank.state.value("card_type") == "gold"
+    assert not any(r.kind == "question" and r.element == "card_type" for r in replies)
+
+
 def test_yes_to_a_choice_of_two_asks_which_one_again(bank):
     bank.say("a card")
     replies = bank.say("yes")

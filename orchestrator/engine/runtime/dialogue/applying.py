@@ -314,6 +314,7 @@ class Applier:
         state.pending = None
         chosen = next((c for c in commands if isinstance(c, ChooseOption)), None)
         if isinstance(frame, ChoiceFrame) and chosen is not None:
+            self.remember(state, [c for c in commands if isinstance(c, SetSlot)])
             for intent in reversed(chosen.options):  # the first named runs first, the others after it
                 self.executor.push(state, intent, log)
             return "the user chose a request"

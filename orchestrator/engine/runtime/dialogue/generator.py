@@ -220,9 +220,10 @@ class RuleCommandGenerator:
         if picked:
             return [ChooseOption((picked[0],))]
         ranked = context.rank(text)
-        # Naming one of the choices picks it; another request ("no, a loan") is handled as such.
+        # Naming one of the choices picks it, with any value it names ("a lamp then"); another request
+        # ("no, a loan") is handled as such.
         if ranked and ranked[0][0] in choices:
-            return [ChooseOption((ranked[0][0],))]
+            return [ChooseOption((ranked[0][0],)), *self.volunteered(text, ranked[0][0], context)]
         return []
 
     # --- nothing pending ------------------------------------------------------------------------
