@@ -1,7 +1,7 @@
 """The whole dialogues of bench/data/dialogues as a suite: the development set must pass every check
-(commands turn by turn, what is asked, the outcome); the held-out set, written apart and not tuned
-on, must never send a wrong value nor take anything but a yes as consent (its command accuracy is
-what `python -m bench --only dialogue` reports)."""
+(commands turn by turn, what is asked, the outcome); the held-out sets (heldout, heldout2), written
+apart and not tuned on, must never send a wrong value nor take anything but a yes as consent (their
+command accuracy is what `python -m bench --only dialogue` reports)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from bench.dialogue import cases, run_case
 
 DEV = cases("dev")
 HELD_OUT = cases("heldout")
+HELD_OUT_2 = cases("heldout2")
 
 
 @pytest.mark.parametrize("case", DEV, ids=[f"{c['catalog']}: {c['name']}" for c in DEV])
@@ -19,7 +20,8 @@ def test_development_dialogues(case):
     assert result.problems == []
 
 
-@pytest.mark.parametrize("case", HELD_OUT, ids=[f"{c['catalog']}: {c['name']}" for c in HELD_OUT])
+@pytest.mark.parametrize("case", HELD_OUT + HELD_OUT_2,
+                         ids=[f"{c['catalog']}: {c['name']}" for c in HELD_OUT + HELD_OUT_2])
 def test_held_out_dialogues_send_no_wrong_value_and_take_no_consent_without_a_yes(case):
     result = run_case(case)
     assert result.wrong_values == 0, result.problems
@@ -29,3 +31,8 @@ def test_held_out_dialogues_send_no_wrong_value_and_take_no_consent_without_a_ye
 def test_the_sets_cover_four_catalogs_unlike_banking():
     assert {c["catalog"] for c in HELD_OUT} == {"shop", "access", "reports", "clinic"}
     assert len(HELD_OUT) >= 15
+
+
+def test_the_second_held_out_set_covers_two_new_catalogs():
+    assert {c["catalog"] for c in HELD_OUT_2} == {"gym", "carhire"}
+    assert all(sum(c["catalog"] == name for c in HELD_OUT_2) >= 8 for name in ("gym", "carhire"))
