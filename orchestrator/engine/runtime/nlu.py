@@ -315,8 +315,10 @@ def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), 
 # "from 22 December to 2 January": the first date to an element that starts something, the second to
 # one that ends it ("the first day of leave", "the last day of leave").
 DATE_RANGE = re.compile(r"\b(?:from|between)\s+(?P<start>.+?)\s+(?:to|until|till|through|and)\s+(?P<end>.+)", re.I)
-STARTS = frozenset("first start starting begin beginning from".split())
-ENDS = frozenset("last end ending until finish return".split())
+# The words in their inflections ("the day the rental starts"), and the name's words too (pickup_date).
+STARTS = frozenset("first start starts started starting begin begins began beginning commence commences from "
+                   "pickup collect collection".split())
+ENDS = frozenset("last end ends ended ending until finish finishes finished return returns returned dropoff".split())
 
 
 def _date_range(spec: CatalogSpec, utterance: str, dates: list[Element],
@@ -353,7 +355,7 @@ def _happened(element: Element) -> bool:
 
 
 def _description_words(element: Element) -> set[str]:
-    return set(TOKEN.findall(element.description.lower()))
+    return set(TOKEN.findall(f"{element.description} {element.name.replace('_', ' ')}".lower()))
 
 
 def _may_guess(element: Element, value: str) -> bool:

@@ -80,6 +80,20 @@ def yes_no(utterance: str) -> str | None:
     return verdicts.pop() if len(verdicts) == 1 else None
 
 
+OUTRIGHT_NO = ANSWER_NO | frozenset("thanks thank you sorry".split())
+
+
+def declines(utterance: str) -> bool:
+    """ "no, I'd rather show it at the desk": an outright no, then why or what instead. The reason is
+    about something else, so `yes_no` cannot read it; but a no needs no reason to be one. A yes or a
+    doubt anywhere after it ("no, wait, do it", "no, not sure") undoes it."""
+    clauses = [text for text in (normalise(c) for c in CLAUSES.split(utterance.lower())) if text]
+    if len(clauses) < 2 or not set(clauses[0].split()) <= OUTRIGHT_NO or not set(clauses[0].split()) & ANSWER_NO:
+        return False
+    return all(_clause(text) != "yes" and not DOUBT_PHRASES.search(text) and not DOUBT & set(text.split())
+               for text in clauses[1:])
+
+
 def _clause(text: str) -> str | None:
     """ "yes", "no", "" (politeness only: "thanks"), or None (not a reply, or one in doubt)."""
     if DOUBT_PHRASES.search(text):
@@ -165,8 +179,10 @@ STOP_OBJECTS = frozenset(
     "it that this everything all the whole thing request application process conversation chat one anymore "
     "any more about here now then for please thanks thank you actually okay ok well so just let us we i me my "
     "mind later another time some other day want to would like like can could please right away instead "
-    "altogether whole entirely completely do will ll rather no come back".split()
+    "altogether whole entirely completely do will ll rather no come back oh ah um uh erm hmm hm".split()
 )
+# "stop, I'll phone the branch instead": after a stop, what the user will do instead is theirs to say.
+OWN_PLAN = re.compile(r"\b(?:(?:i|we) (?:will|shall|am going to|are going to|would rather|can|could|might)|let me) ")
 
 
 def stops(utterance: str) -> bool:
@@ -176,8 +192,16 @@ def stops(utterance: str) -> bool:
         text = normalise(clause)
         if not text:
             continue
+        plan = OWN_PLAN.search(text)
         rest = STOP_PHRASES.sub(" ", text)
         found = found or rest != text
-        if any(word not in STOP_OBJECTS for word in rest.split()):
+        if all(word in STOP_OBJECTS for word in rest.split()):
+            continue
+        if plan is None:
+            return False
+        # Only the words before the user's own plan must be a stop's; the plan itself may say anything,
+        # once a stop is said ("I'll phone the branch" alone asks nothing to stop).
+        before = text[:plan.start()]
+        if not found or any(word not in STOP_OBJECTS for word in STOP_PHRASES.sub(" ", before).split()):
             return False
     return found

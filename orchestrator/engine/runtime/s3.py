@@ -18,6 +18,7 @@ from ..planning.compile import action_name, operation_name
 from ..planning.planner import Planner, Step
 from ..planning.task import ASK
 from .dialogue.applying import Applier, clean
+from .dialogue.bounds import within_bounds
 from .dialogue.commands import QUESTIONS, SetSlot, Stop
 from .dialogue.executor import Executor
 from .dialogue.log import TurnLog
@@ -95,7 +96,7 @@ class S3Policy:
             if applier.apply(state, commands, log) is None:
                 return
         else:
-            given, _ = applier.within_bounds(state, clean(self.spec, state, commands), log)
+            given, _ = within_bounds(applier.prompts, state, clean(self.spec, state, commands), log)
             applier.remember(state, [c for c in given if isinstance(c, SetSlot)])
             scored = self.score(text)
             state.plan = self.sequence(self.select(scored))

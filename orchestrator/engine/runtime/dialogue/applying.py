@@ -24,6 +24,7 @@ from ..nlu import ambiguous_date, spoken_option, valid_value
 from ..replies import Reply
 from ..session import GoalFrame, SessionState
 from . import goals
+from .bounds import within_bounds
 from .commands import (
     QUESTIONS,
     Affirm,
@@ -81,7 +82,7 @@ class Applier:
     def apply(self, state: SessionState, commands: list, log: TurnLog) -> str | None:
         commands = clean(self.spec, state, commands)
         log.commands = list(commands)
-        commands, waiting = self.within_bounds(state, commands, log)
+        commands, waiting = within_bounds(self.prompts, state, commands, log)
         if waiting:
             return None
         first = commands[0] if commands else Unclear("")
@@ -115,36 +116,11 @@ class Applier:
                 # "yes" to "did you mean A, or B?", or a value ("max@example.com"): neither is picked, and
                 # nothing else is asked for; the question stays, with the values kept
                 given = [c for c in commands if isinstance(c, SetSlot)]
-                said = self._noted(state, given) if given else "Which one?"
+                said = self._noted(state, given) if given else (
+                    "Which one?" if len(pending.choices) > 1 else "Sorry, I did not understand that.")
                 self._ask_choice(state, pending.choices, log, said=said)
                 return None
         return self._open(state, commands, log)
-
-    # --- values outside what the format accepts ---------------------------------------------------
-    def within_bounds(self, state: SessionState, commands: list, log: TurnLog) -> tuple[list, bool]:
-        """Values read right but outside what their element accepts (a past date for a booking, an
-        amount over the limit) are refused with what is wrong and what is accepted, never sent to a
-        skill. When the refused value answers the open question, it is asked again and the turn waits."""
-        kept, asked = [], state.pending.element if isinstance(state.pending, AskFrame) else None
-        waiting = False
-        for command in commands:
-            fmt = parse_format(self.spec.element(command.element).format) \
-                if isinstance(command, (SetSlot, CorrectSlot)) else None
-            problem = fmt.problem(command.value) if fmt is not None else None
-            if problem is None:
-                kept.append(command)
-                continue
-            what = self.words.element(command.element)
-            why = f"{problem[:1].upper()}{problem[1:]}: {what} has to be {fmt.hint}."
-            if command.element == asked:
-                waiting = True  # the question stays open: asked again, no misread counted
-                log.say(Reply("question", f"{why} {self.words.question(command.element)}", element=asked))
-            else:
-                log.say(Reply("text", f"I cannot use {command.value} for {what}. {why}"))
-        if not waiting and len(kept) < len(commands) and not kept and state.pending is not None:
-            self.prompts.repeat(state, log)
-            waiting = True
-        return kept, waiting
 
     # --- questions ------------------------------------------------------------------------------
     def _question(self, state: SessionState, command: Command, log: TurnLog) -> None:
@@ -181,8 +157,10 @@ class Applier:
             self.executor.correct(state, command.element, command.value)
         listed = " and ".join(f"{self.words.element(c.element)} to {c.value}" for c in corrected)
         log.say(Reply("text", f"Updated {listed}."))
-        if not isinstance(state.pending, AskFrame) or state.pending.element in {c.element for c in corrected}:
-            state.pending = None  # a consent, confirmation or check is asked again with the new value
+        # Whatever was pending is asked again as the new value makes it: a consent, confirmation or check
+        # with the new value; a question for another value again (the user must hear it is still open),
+        # or not at all when the new value leaves it unneeded.
+        state.pending = None
         state.plan = []
         if state.current is None and state.completed:  # "can I have the wiki instead?" after a refusal
             self._again(state, state.completed[-1], log)

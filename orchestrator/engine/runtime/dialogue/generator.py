@@ -33,6 +33,7 @@ from ..nlu import (
     said_words,
     tokens,
 )
+from ..polarity import declines
 from ..session import SessionState
 from ..text import singular
 from . import reading
@@ -134,7 +135,7 @@ class RuleCommandGenerator:
         element = context.spec.element(frame.element)
         free = is_free_text(element.format)
         if reading.asks_the_assistant(text) if free else reading.is_question(text):
-            return self._question_or_request(text, context)
+            return self._question_or_request(text, context, asked=frame.element)
         corrections = self.corrections(text, context, asked=frame.element)
         if corrections:
             return list(corrections)
@@ -163,10 +164,14 @@ class RuleCommandGenerator:
                                                                   asked_value=value).items()]
         return commands
 
-    def _question_or_request(self, text: str, context: Context) -> list[Command | Ambiguous]:
+    def _question_or_request(self, text: str, context: Context, asked: str | None = None) -> list[Command | Ambiguous]:
         topic = reading.prompt_topic(text)
         if topic != "general":  # "will you send the code to them?" asks about the prompt, whatever it matches
             return [AskAboutPrompt(topic, text)]  # type: ignore[arg-type]
+        if asked is not None and mentioned_element(text, context.spec) == asked:
+            # "where do I find the reservation number?" asked for it: about the question, whatever request
+            # the words match (a request that uses the number, such as cancelling, is not one the user made)
+            return [AskAboutPrompt("general", text)]
         decision = context.decide(text)
         if decision.kind == "intent" and decision.intent and decision.intent != context.current:
             return [StartIntent(decision.intent, text)]  # "can I order a headset instead?"
@@ -204,6 +209,8 @@ class RuleCommandGenerator:
         decision = context.decide(text)
         if decision.kind == "intent" and decision.intent and decision.intent != context.current:
             return [StartIntent(decision.intent, text)]
+        if declines(text):  # "no, I'd rather show it at the desk"
+            return [Deny()]
         return [Unclear(text)]
 
     # --- "did you mean A or B?" -----------------------------------------------------------------
@@ -268,8 +275,8 @@ class RuleCommandGenerator:
         """ "Actually make it 12 grand instead of 15": the held value each new one replaces.
 
         The element is the one the clause names; else the one holding the value replaced ("instead of
-        15"); else the value the user gave last that the new one fits. Never the element `asked` about:
-        a correction there is just the answer.
+        15"); else the value the user gave last that the new one fits (never one a skill found, which the
+        user has not said). Never the element `asked` about: a correction there is just the answer.
         """
         state = context.state
         if not reading.corrects(text) or not state.memory:
@@ -290,6 +297,8 @@ class RuleCommandGenerator:
                     continue
                 named = bool(said & element_words(element))
                 was_old = bool(old) and extract_value(element, old, whole_answer=True) == held.value
+                if not (named or was_old or held.source == "user"):
+                    continue  # "make it 12000" corrects what the user said, not a value a skill found unsaid
                 candidates.append(((named, was_old, held.source == "user", held.seq), name, value))
             if candidates:
                 _, name, value = max(candidates)
