@@ -112,3 +112,12 @@ def test_a_correction_by_pronoun_never_replaces_a_value_a_skill_found_unsaid(ban
     income = bank.state.value("income")
     bank.say("actually make it 12000 instead")
     assert bank.state.value("income") == income
+
+
+@pytest.mark.parametrize("hold", ["let me check with my partner first", "I need to ask my wife", "let me see"])
+def test_a_hold_to_check_with_someone_at_a_consent_is_no_consent_and_no_misread(bank, hold):
+    bank.say(*LOAN_CONSENT)
+    replies = bank.say(hold)
+    assert "credit_check" not in bank.called and "credit_check" not in bank.state.authorized
+    assert replies[-1].kind == "consent" and replies[-1].mark != "not_understood"
+    assert "yes or no" not in " ".join(r.text for r in replies).lower()

@@ -24,6 +24,10 @@ INVERTED = re.compile(r"^(?:and |but |so |btw |by the way |also |ok |okay |wait 
 QUESTION_TAIL = re.compile(r"\b(?:right|ok|okay|yes|correct|no)\s*\?\s*$")
 DOUBT = re.compile(r"\b(?:not sure|unsure|no idea|not certain|i wonder|wait|hold on|hang on|one (?:sec|second|moment)"
                    r"|give me a (?:sec|second|moment|minute)|let me think|think about it|not yet|maybe|perhaps"
+                   # a hold to ask or check with someone: "let me check with my partner first"
+                   r"|let me (?:check|see)|(?:check|talk|speak|confirm) with (?:my|our|the|him|her|them)"
+                   r"|(?:let me|i (?:need|have|want|would like) to|i will|i must) ask (?:my|our|the|him|her|them)"
+                   r"|sleep on it"
                    r"|depends|hmm+|dunno|i do not know|not decided|undecided|hesitant|unsure)\b")
 CONDITION = re.compile(r"\b(?:only if|as long as|provided (?:that )?|on condition|unless|if you|but only|only the"
                        # a time the yes waits for: "yes, send it after the review", "once I have checked"
