@@ -294,8 +294,8 @@ def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), 
             named = [n for n in names if said & element_words(spec.element(n))]
             if len(named) == 1 and named[0] not in values:
                 values[named[0]] = value
-            elif not named:
-                unnamed.append((value, names))
+            elif len(named) != 1:  # none named, or several ("a table" names the day and the new day)
+                unnamed.append((value, named or names))
     for element in places:
         found_place = next((p for c in clauses if (p := _place(element, c))), None)
         if found_place is not None and found_place != asked_value:
@@ -319,6 +319,15 @@ DATE_RANGE = re.compile(r"\b(?:from|between)\s+(?P<start>.+?)\s+(?:to|until|till
 STARTS = frozenset("first start starts started starting begin begins began beginning commence commences from "
                    "pickup collect collection".split())
 ENDS = frozenset("last end ends ended ending until finish finishes finished return returns returned dropoff".split())
+
+
+def date_span(spec: CatalogSpec, utterance: str, asked: str, skip: Collection[str] = ()) -> dict[str, str]:
+    """ "from 1 April to 30 September" answering the first (or the last) day: both days, when the range
+    has the day asked as one of its ends; else nothing."""
+    dates = [e for e in spec.elements if e.askable and kind_of(e.format) == "date"
+             and (e.name == asked or e.name not in skip)]
+    found = _date_range(spec, utterance, dates, None)
+    return found if asked in found else {}
 
 
 def _date_range(spec: CatalogSpec, utterance: str, dates: list[Element],

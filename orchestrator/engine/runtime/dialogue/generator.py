@@ -26,6 +26,7 @@ from ..nlu import (
     TOKEN,
     _phrases,
     answer_value,
+    date_span,
     element_words,
     extract_value,
     extract_values,
@@ -35,7 +36,7 @@ from ..nlu import (
 )
 from ..polarity import declines
 from ..session import SessionState
-from ..text import singular
+from ..text import normalise, singular
 from . import reading
 from .commands import (
     Affirm,
@@ -109,6 +110,9 @@ class RuleCommandGenerator:
         if isinstance(pending, YES_NO):
             return self._yes_no(text, act, pending, context)
         if isinstance(pending, ChoiceFrame):
+            if reading.WH_START.match(normalise(text)) and mentioned_element(text, context.spec) is not None:
+                # "where do I find my council tax reference?": about a value, not a pick of what uses it
+                return [AskAboutPrompt("general", text)]
             chosen = self._choice(text, act, pending, context)
             if chosen:
                 return chosen
@@ -150,7 +154,10 @@ class RuleCommandGenerator:
         other = None if free else _named_instead(text, element, context)
         if other is not None:  # "my income is 90k" asked for the loan amount: the income, not the answer
             return [SetSlot(other[0], other[1])]
-        value = answer_value(context.spec, element, text) if act != "no" or not free else None
+        span = date_span(context.spec, text, frame.element, skip=context.state.memory) \
+            if kind_of(element.format) == "date" else {}
+        value = span.get(frame.element) or (answer_value(context.spec, element, text) if act != "no" or not free
+                                             else None)
         unsure = cannot_answer(text, whole=free) or (not free and reading.hesitates(text))
         if value is None and (unsure or act == "no"):
             return [CannotAnswer(frame.element)]
@@ -159,7 +166,8 @@ class RuleCommandGenerator:
             return given or [Unclear(text)]
         commands: list[Command | Ambiguous] = [SetSlot(frame.element, value, doubt=unsure)]
         if not free:  # a formatted answer may carry other values; a free-text one is all one value
-            skip = set(context.state.memory) | {frame.element}
+            skip = set(context.state.memory) | {frame.element} | set(span)
+            commands += [SetSlot(n, v) for n, v in span.items() if n != frame.element]
             commands += [SetSlot(n, v) for n, v in extract_values(context.spec, text, skip=skip, asked=frame.element,
                                                                   asked_value=value).items()]
         return commands
@@ -188,6 +196,9 @@ class RuleCommandGenerator:
             plain, act = (restated, control_act(restated)) if restated is not None else (text, None)
         if reading.is_question(text):
             return self._question_or_request(text, context)
+        if act is None and declines(text) and not reading.hesitates(text):
+            # "no, I'll pay when I collect it": a no, whatever its reason says; "no, I need a loan": that request
+            return self._request_or(text, context, Deny())
         if reading.hesitates(text) or reading.conditional(text):
             return [Hesitate(text)]
         permits = isinstance(frame, ConsentFrame) and reading.grants_permission(text)
@@ -206,12 +217,15 @@ class RuleCommandGenerator:
             value = extract_value(context.spec.element(frame.element), text, whole_answer=True)
             if value is not None:
                 return [CorrectSlot(frame.element, value)]
+        return self._request_or(text, context, Unclear(text))
+
+    @staticmethod
+    def _request_or(text: str, context: Context, otherwise: Command) -> list[Command | Ambiguous]:
+        """Another request the message makes, or `otherwise`."""
         decision = context.decide(text)
         if decision.kind == "intent" and decision.intent and decision.intent != context.current:
             return [StartIntent(decision.intent, text)]
-        if declines(text):  # "no, I'd rather show it at the desk"
-            return [Deny()]
-        return [Unclear(text)]
+        return [otherwise]
 
     # --- "did you mean A or B?" -----------------------------------------------------------------
     def _choice(self, text: str, act: str | None, frame: ChoiceFrame, context: Context) -> list[Command]:
@@ -301,9 +315,19 @@ class RuleCommandGenerator:
                     continue  # "make it 12000" corrects what the user said, not a value a skill found unsaid
                 candidates.append(((named, was_old, held.source == "user", held.seq), name, value))
             if candidates:
-                _, name, value = max(candidates)
+                (named, was_old, _, _), name, value = max(candidates)
+                if not (named or was_old) and self._another_request(text, context, name):
+                    return ()  # "I'll book a table instead, for 2": the new request, not a correction by recency
                 return (CorrectSlot(name, value),)
         return ()
+
+    @staticmethod
+    def _another_request(text: str, context: Context, element: str) -> bool:
+        """Does the message ask for another request, one that does not use `element` (the portions of a
+        takeaway are no part of a table booking; the system is part of "what about the crm instead?")?"""
+        decision = context.decide(text)
+        return (decision.kind == "intent" and bool(decision.intent) and decision.intent != context.current
+                and element not in context.needed(decision.intent))
 
 
 def _asking(state: SessionState, element: str) -> bool:

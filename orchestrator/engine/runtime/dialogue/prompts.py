@@ -83,6 +83,8 @@ class Prompts:
             return self._about_sharing(state, pending.skill or "", [], topic, None)
         if isinstance(pending, AskFrame):
             return self._about_value(pending.element, topic)
+        if isinstance(pending, ChoiceFrame) and len(pending.choices) > 1:
+            return "I cannot answer that here; first tell me which you want. Nothing happens until you do."
         if isinstance(pending, (OfferFrame, ChoiceFrame, CheckFrame)):
             return "Just say yes or no; nothing happens until you do."
         return "I cannot answer that myself."

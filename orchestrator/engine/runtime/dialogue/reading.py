@@ -33,7 +33,7 @@ CONDITION = re.compile(r"\b(?:only if|as long as|provided (?:that )?|on conditio
                        # a time the yes waits for: "yes, send it after the review", "once I have checked"
                        r"|after (?:the|i|you|we|it|my|your|that)|once (?:i|you|we|it|the|my)|when (?:i|you|we|the|my)"
                        r"|(?:not )?until"
-                       r"|just the|except|but not|not the whole|partially|part of)\b")
+                       r"|just the|except|but not|but do not|but never|not the whole|partially|part of)\b")
 CORRECTION = re.compile(r"\b(?:actually|make it|change (?:it|that|the \w+|my \w+) to|instead|i meant|i mean"
                         r"|correction|sorry,? (?:it is|i said)|not \S+,? (?:but )?(?:it is )?\S*\d|scratch that"
                         r"|rather|update (?:it|that|the \w+|my \w+) to|should be|should have been|typo)\b")
