@@ -65,9 +65,11 @@ class Candidate:
     augment: bool = False  # the query embedded as repaired and raw text, averaged
     lexical: Lexical | None = None
     # more of MiniLM's token states beside the sentence vector in the readout, each pooled to a unit vector:
-    # "layer3" the mean of layer 3's (of 0-5; the sentence vector is layer 5's), "max" layer 5's maximum;
-    # the readout's input [vector | pools] stretched to length `scale` as a whole
+    # "layer3" the mean of layer 3's (of 0-5; the sentence vector is layer 5's), "max" layer 5's maximum,
+    # "inner3" layer 3's mean without the [CLS] and [SEP] tokens; the readout's input [vector | pools]
+    # stretched to length `scale` as a whole
     pools: tuple[str, ...] = ()
+    vector: bool = True  # the sentence vector in the readout's input (False: the pools alone)
 
 
 CANDIDATES = {
@@ -97,8 +99,12 @@ CANDIDATES = {
                                                                           steps=50)),
     "pools: + max of layer 5, x0.5": Candidate(pools=("max/2",)),
     **{f"pools: + mean of layer {i}": Candidate(pools=(f"layer{i}",)) for i in (2, 3, 4)},
-    "pools: + mean of layer 3, lexical expert x0.5, chars 3-5 (shipped)": Candidate(
+    "pools: + mean of layer 3, lexical expert x0.5, chars 3-5 (shipped before inner means)": Candidate(
         pools=("layer3",), lexical=Lexical(words=0, chars=(3, 5), expert=0.5)),
+    "pools: + inner mean of layer 3, lexical expert x0.5, chars 3-5": Candidate(
+        pools=("inner3",), lexical=Lexical(words=0, chars=(3, 5), expert=0.5)),
+    "pools: inner means of layers 5 and 3 (no sentence vector), lexical expert x0.5, chars 3-5 (shipped)":
+        Candidate(pools=("inner5", "inner3"), vector=False, lexical=Lexical(words=0, chars=(3, 5), expert=0.5)),
 }
 
 
@@ -175,7 +181,8 @@ def _log_softmax(z: np.ndarray) -> np.ndarray:
 
 class Pools:
     """MiniLM in int8 (`minilm_onnx.py`'s graph) with more outputs: the mean of each layer's token states
-    and the maximum of the last layer's, each as a unit vector, by name ("layer0".."layer5", "max")."""
+    and the maximum of the last layer's, each as a unit vector, by name ("layer0".."layer5", "max"), and
+    the graph's own inner means (`minilm_onnx.READOUT_LAYERS`: "inner5", "inner3", without [CLS] and [SEP])."""
 
     def __init__(self):
         import zipfile
@@ -185,10 +192,10 @@ class Pools:
         from tokenizers import Tokenizer
 
         from orchestrator.engine.runtime.minilm import LAYERS, _model_zip
-        from orchestrator.engine.runtime.minilm_onnx import DIM, build_graph, session
+        from orchestrator.engine.runtime.minilm_onnx import DIM, READOUT_LAYERS, build_graph, session
 
         with zipfile.ZipFile(_model_zip()) as bundle:
-            model = build_graph(load(bundle.read("model.safetensors")))
+            model = build_graph(load(bundle.read("model.safetensors")), inner_layers=READOUT_LAYERS)
             self.tokenizer = Tokenizer.from_str(bundle.read("tokenizer.json").decode())
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(max_length=128)
@@ -198,7 +205,8 @@ class Pools:
             op = "ReduceMax" if name == "max" else "ReduceMean"
             model.graph.node.append(helper.make_node(op, [source], [name], name="pool_" + name, axes=[0], keepdims=0))
             model.graph.output.append(helper.make_tensor_value_info(name, TensorProto.FLOAT, [DIM]))
-        self.names = ["layer5", *self.names]  # the graph's own output: the sentence vector
+        # the graph's own outputs: the sentence vector, the inner means
+        self.names = ["layer5", *(f"inner{i}" for i in READOUT_LAYERS), *self.names]
         self.session = session(model.SerializeToString())
 
     def __call__(self, texts: list[str]) -> dict[str, np.ndarray]:
@@ -208,9 +216,11 @@ class Pools:
                 for i, name in enumerate(self.names)}
 
 
-def _pooled(vectors: np.ndarray, pools: dict[str, np.ndarray], names: tuple[str, ...]) -> np.ndarray:
-    """[vector | pools] at unit length as a whole; "name/2" counts a pool half."""
-    parts = [vectors] + [pools[n.split("/")[0]] / (2.0 if n.endswith("/2") else 1.0) for n in names]
+def _pooled(vectors: np.ndarray, pools: dict[str, np.ndarray], names: tuple[str, ...], vector: bool = True
+            ) -> np.ndarray:
+    """[vector | pools] (or the pools alone) at unit length as a whole; "name/2" counts a pool half."""
+    parts = [vectors] if vector else []
+    parts += [pools[n.split("/")[0]] / (2.0 if n.endswith("/2") else 1.0) for n in names]
     joined = np.hstack(parts)
     return joined / np.linalg.norm(joined, axis=1, keepdims=True)
 
@@ -220,7 +230,7 @@ def _embed(classifier: SemanticClassifier, texts: list[str]) -> np.ndarray:
 
 
 def sweep(name: str, k: int, messages: int, candidates: dict[str, Candidate] | None = None,
-          embedder: Embedder | None = None) -> None:
+          embedder: Embedder | None = None, seed: int = nlu_public.SEED) -> None:
     """Each candidate's top-1; those reading MiniLM's token states (`pools`) only with the default embedder."""
     candidates = CANDIDATES if candidates is None else candidates
     root = nlu_public.data_root()
@@ -229,7 +239,7 @@ def sweep(name: str, k: int, messages: int, candidates: dict[str, Candidate] | N
         print(f"{name}: skipped, no data under ${nlu_public.ENV}")
         return
     benchmark = load(root)
-    examples, rest = nlu_public.sample(benchmark, k)
+    examples, rest = nlu_public.sample(benchmark, k, seed)
     cases = [(t, i) for t, i in (benchmark.validation or rest) if i is not None]
     cases = random.Random(7).sample(cases, min(messages, len(cases)))
     classifier = SemanticClassifier(embedder)
@@ -261,7 +271,8 @@ def sweep(name: str, k: int, messages: int, candidates: dict[str, Candidate] | N
                 queries /= np.linalg.norm(queries, axis=1, keepdims=True)
             inputs = m
             if c.pools:  # the pooled score stays on the sentence vector
-                inputs, queries = _pooled(m, phrase_pools, c.pools), _pooled(repaired, message_pools, c.pools)
+                inputs = _pooled(m, phrase_pools, c.pools, c.vector)
+                queries = _pooled(repaired, message_pools, c.pools, c.vector)
             mean = (inputs * weights[:, None]).sum(0) / weights.sum() if c.centre else 0.0
             began = time.process_time()
             lexical = c.lexical
@@ -301,6 +312,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--shots", type=int, default=10)
     parser.add_argument("--messages", type=int, default=2000)
     parser.add_argument("--only", action="append", help="candidates whose name contains this (and the shipped one)")
+    parser.add_argument("--seed", type=int, default=nlu_public.SEED, help="another draw of the k examples")
     options = parser.parse_args(argv)
     shipped = next(iter(CANDIDATES))
     candidates = {n: c for n, c in CANDIDATES.items()
@@ -308,7 +320,7 @@ def main(argv: list[str] | None = None) -> None:
     print("| benchmark | k | validation messages | readout | top-1 | fit CPU s |")
     print("| --- | ---: | ---: | --- | ---: | ---: |")
     for name in options.benchmark or tuple(nlu_public.LOADERS):
-        sweep(name, options.shots, options.messages, candidates)
+        sweep(name, options.shots, options.messages, candidates, seed=options.seed)
 
 
 if __name__ == "__main__":

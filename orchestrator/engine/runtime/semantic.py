@@ -56,11 +56,12 @@ class Embedder(Protocol):
 
 
 class LayeredEmbedder(Embedder, Protocol):
-    """An embedder that also gives, from the same run, the mean of an inner layer's token states (the int8
-    MiniLM's, `minilm_onnx.POOLED_LAYER`): the vector readout reads both. Others (the numpy MiniLM, MPNet,
-    test fakes) need not: their readout reads the sentence vector alone."""
+    """An embedder that also gives, from the same run, means of inner token states (the int8 MiniLM's,
+    `minilm_onnx.READOUT_LAYERS`): the vector readout reads them instead of the sentence vector. Others
+    (the numpy MiniLM, MPNet, test fakes) need not: their readout reads the sentence vector."""
 
-    def with_layer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]: ...  # sentence vectors, layer means
+    # sentence vectors [texts, dim], inner means [texts, k, dim]
+    def with_layer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]: ...
 
 
 def default_embedder() -> Embedder:
@@ -160,7 +161,7 @@ class SemanticClassifier:
         self.phrases = [p[2] for p in phrases]
         self.embedded = embedded
         self.from_example = [p[3] for p in phrases]
-        self.matrix, layer = self._embed(embedded) if phrases else (np.zeros((0, 1), dtype=np.float32), None)
+        self.matrix, inner = self._embed(embedded) if phrases else (np.zeros((0, 1), dtype=np.float32), None)
         # An intent's phrases are contiguous: where each non-empty one starts, for pooling in one pass.
         self.counts = np.bincount(self.owners, minlength=len(self.intents))
         self.present = np.flatnonzero(self.counts)
@@ -170,7 +171,7 @@ class SemanticClassifier:
         if len(self.present) >= 2 and examples_seen >= READOUT_MIN_EXAMPLES * len(self.intents):
             self.lexicon = Lexicon(embedded)
             with one_blas_thread():
-                self.readout = fit_readout(readout_input(self.matrix, layer), self.owners, self.weights,
+                self.readout = fit_readout(readout_input(self.matrix, inner), self.owners, self.weights,
                                            len(self.intents))
                 self.lexical = fit_readout(self.lexicon.matrix(embedded), self.owners, self.weights,
                                            len(self.intents), scale=readouts.LEXICAL_SCALE)
@@ -179,7 +180,7 @@ class SemanticClassifier:
         if not self.intents or not self.matrix.shape[0]:
             return []
         text = self.repair(normalise(utterance))
-        vectors, layer = self._embed([text])
+        vectors, inner = self._embed([text])
         vector = vectors[0]
         pooled, closest = self._scores(self._similarity(utterance, vector))
         guesses = [IntentGuess(intent, _unit(float(score)), _unit(float(best)))
@@ -188,7 +189,7 @@ class SemanticClassifier:
             return sorted(guesses, key=lambda g: -g.score)
         weights, biases = self.readout
         with one_blas_thread():
-            features = readout_input(vectors, layer)[0]
+            features = readout_input(vectors, inner)[0]
             order = pooled / RANK_TEMPERATURE + log_softmax((features * readouts.READOUT_SCALE) @ weights + biases)
         if self.lexicon is not None and self.lexical is not None:
             columns, values = self.lexicon.vector(text)
@@ -221,7 +222,7 @@ class SemanticClassifier:
                                    self.temperature, outside)
 
     def _embed(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray | None]:
-        """The texts' sentence vectors, and their inner layer's means where the embedder gives them."""
+        """The texts' sentence vectors, and their inner means where the embedder gives them."""
         layered = getattr(self.embed, "with_layer", None)
         return layered(texts) if layered is not None else (self.embed(texts), None)
 
