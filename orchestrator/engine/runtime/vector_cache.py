@@ -6,8 +6,8 @@ while it was being embedded and re-embedded all of them at every edit (17.6 s of
 7,650 phrases). Here the least recently used go first, and never one of the batch being embedded:
 a batch larger than the capacity is kept whole, so the next fit of the same catalog embeds only what
 changed, whatever its size. Messages come one at a time and take their turn in the same order.
-An entry is whatever one encoding gives: the int8 MiniLM keeps its sentence vector and its layer-3
-mean together, one [2, 384] array, so neither is ever computed again without the other.
+An entry is whatever one encoding gives: the int8 MiniLM keeps its sentence vector and its readout's
+two inner means together, one [3, 384] array, so none is ever computed again without the others.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-CAPACITY = 32_768  # entries: about 50 MB of 384-float vectors, 100 MB of the int8 MiniLM's pairs
+CAPACITY = 32_768  # entries: about 50 MB of 384-float vectors, 150 MB of the int8 MiniLM's triples
 
 
 class VectorCache:

@@ -71,8 +71,9 @@ def test_the_lexical_readout_ranks_by_the_words_when_the_sentence_vectors_cannot
 
 
 class LayeredVectors(RandomVectors):
-    """Sentence vectors that mean nothing, and an inner layer's means that tell two intents apart by a word
-    no phrase of the other has ("arrive"/"deliver"): only a readout reading the layer can rank by it."""
+    """Sentence vectors that mean nothing, and two inner means: the first as meaningless as the sentence
+    vector, the second telling two intents apart by a word no phrase of the other has ("arrive"/"deliver"):
+    only a readout reading the inner means can rank by it."""
 
     def __init__(self):
         self.calls = 0
@@ -82,7 +83,9 @@ class LayeredVectors(RandomVectors):
         layer = np.array([[1.0, 0.2, 0.0] if "arriv" in t else [0.0, 0.2, 1.0] if "deliver" in t else [0, 1.0, 0]
                           for t in texts])
         layer = np.hstack([layer, np.zeros((len(texts), 253))])
-        return self(texts), (layer / np.linalg.norm(layer, axis=1, keepdims=True)).astype(np.float32)
+        layer = (layer / np.linalg.norm(layer, axis=1, keepdims=True)).astype(np.float32)
+        vectors = self(texts)
+        return vectors, np.stack([vectors[:, ::-1], layer], axis=1)
 
 
 CARDS = {
@@ -93,7 +96,7 @@ CARDS = {
 }
 
 
-def test_the_vector_readout_reads_the_inner_layer_beside_the_sentence_vector_when_the_embedder_gives_it():
+def test_the_vector_readout_reads_the_inner_means_instead_of_the_sentence_vector_when_the_embedder_gives_them():
     layered = SemanticClassifier(LayeredVectors())
     layered.fit(CARDS)
     plain = SemanticClassifier(RandomVectors())  # the same sentence vectors, no layer: the readout as before
@@ -108,17 +111,19 @@ def test_the_vector_readout_reads_the_inner_layer_beside_the_sentence_vector_whe
     weights, biases = layered.readout
     features = readout_input(*embedder.with_layer(["it arrived"]))[0]
     assert np.isclose(np.linalg.norm(features), 1.0) and features.shape == (512,)
-    assert np.argmax(features * 20 @ weights + biases) == 0  # the layer's direction is what it learnt
+    assert np.argmax(features * 20 @ weights + biases) == 0  # the second inner mean is what it learnt
     embedder.calls = 0
     layered.rank("it still has not arrived")
     assert embedder.calls == 1  # one call per message, both outputs at once
 
 
-def test_the_readouts_input_is_the_pair_at_unit_length_or_the_vector_alone():
+def test_the_readouts_input_is_the_inner_means_side_by_side_at_unit_length_or_the_vector_alone():
     vectors = np.array([[1.0, 0.0], [0.0, 1.0]], np.float32)
-    layer = np.array([[0.0, 1.0], [0.6, 0.8]], np.float32)
+    first = np.array([[0.0, 1.0], [1.0, 0.0]], np.float32)
+    second = np.array([[0.0, 1.0], [0.6, 0.8]], np.float32)
     assert readout_input(vectors, None) is vectors
-    assert np.allclose(readout_input(vectors, layer), np.hstack([vectors, layer]) / np.sqrt(2))
+    inner = np.stack([first, second], axis=1)
+    assert np.allclose(readout_input(vectors, inner), np.hstack([first, second]) / np.sqrt(2))
 
 
 class Ranked:
