@@ -76,3 +76,13 @@ def test_a_yes_but_do_not_is_a_condition_and_no_consent(bank):
     assert "credit_check" not in bank.state.authorized and "credit_check" not in bank.called
     assert replies[-1].kind == "consent" and replies[-1].mark != "not_understood"
     assert "yes or no" not in " ".join(r.text for r in replies).lower()  # a condition, not a misread
+
+
+def test_asking_again_for_a_request_that_ended_on_a_refusal_asks_the_consent_again(bank):
+    bank.say(*LOAN_CONSENT, "no")
+    assert "credit_check" in bank.state.denied
+    replies = bank.say("I'd like to apply for a loan")
+    assert replies[-1].kind == "consent" and replies[-1].skill == "credit_check"
+    assert "credit_check" not in bank.state.authorized  # asked, not granted
+    bank.say("yes")
+    assert "credit_check" in bank.called

@@ -180,7 +180,7 @@ class Applier:
         if start is not None and start.intent != goals.goal_key(state):
             state.pending = None
             self.remember(state, [c for c in commands if isinstance(c, SetSlot)])
-            self.executor.push(state, start.intent, log, said=self.said_words(start.said))
+            self._request(state, start, log)
             return "a request in the middle of another"
         if any(isinstance(c, CannotAnswer) for c in commands):
             state.pending = None
@@ -242,7 +242,7 @@ class Applier:
         start = next((c for c in commands if isinstance(c, StartIntent)), None)
         if start is not None:
             state.pending = None
-            self.executor.push(state, start.intent, log, said=self.said_words(start.said))
+            self._request(state, start, log)
             return "a request in the middle of another"
         self._not_yet(state, commands, log)
         return None
@@ -314,11 +314,11 @@ class Applier:
         ambiguous = next((c for c in commands if isinstance(c, Ambiguous)), None)
         if start is None and ambiguous is None and not given and (_only(commands, Affirm) or _only(commands, Deny)):
             return self._bare_reply(state, isinstance(commands[0], Affirm), log)
-        state.refused_goal = None
         said = self._noted(state, given) if given else ""
         if start is not None:
-            self.executor.push(state, start.intent, log, said=self.said_words(start.said))
+            self._request(state, start, log)
             return "a new request"
+        state.refused_goal = None
         if ambiguous is not None:
             # "Did you mean to A, or to B?": an unsure match is asked about, never started blindly.
             self._ask_choice(state, list(ambiguous.options), log)
@@ -348,13 +348,19 @@ class Applier:
     def _reconsider(self, state: SessionState, log: TurnLog) -> str:
         """ "OK then, go ahead" right after a request ended on a refused consent: the refusals are taken
         back and the request starts again, asking for that consent again."""
-        intent, state.refused_goal = state.refused_goal or "", None
-        state.pruned = [(action, args) for action, args in state.pruned
-                        if not (action == "authorize" and args and args[0] in state.denied)]
-        state.denied = []
+        intent = state.refused_goal or ""
+        _take_back_refusals(state)
         log.say(Reply("text", "All right, let's try again."))
         self.executor.push(state, intent, log)
         return "the user took back a refusal"
+
+    def _request(self, state: SessionState, start: StartIntent, log: TurnLog) -> None:
+        """A request the user makes. Made again after it ended on a refused consent, it asks for that
+        consent again: the no answered that time, and asking for the request again says otherwise."""
+        if start.intent == state.refused_goal:
+            _take_back_refusals(state)
+        state.refused_goal = None
+        self.executor.push(state, start.intent, log, said=self.said_words(start.said))
 
     # --- values ---------------------------------------------------------------------------------
     def remember(self, state: SessionState, given: list[SetSlot]) -> None:
@@ -378,6 +384,13 @@ class Applier:
             said.append(text)
         self.remember(state, given)
         return "Noted: " + " and ".join(said) + "."
+
+
+def _take_back_refusals(state: SessionState) -> None:
+    state.pruned = [(action, args) for action, args in state.pruned
+                    if not (action == "authorize" and args and args[0] in state.denied)]
+    state.denied = []
+    state.refused_goal = None
 
 
 def _only(commands: list, kind: type) -> bool:
