@@ -143,14 +143,10 @@ class RuleCommandGenerator:
         corrections = self.corrections(text, context, asked=frame.element)
         if corrections:
             return list(corrections)
-        if free and text.lower().lstrip().startswith(TAKE_BACK):
-            decision = context.decide(text)
-            if decision.kind == "intent" and decision.intent and decision.intent != context.current:
-                return [StartIntent(decision.intent, text)]
-        if not free and extract_value(element, text) is None:
-            decision = context.decide(text)
-            if decision.kind == "intent" and decision.intent and decision.intent != context.current:
-                return [StartIntent(decision.intent, text), *self.volunteered(text, decision.intent, context)]
+        if free and text.lower().lstrip().startswith(TAKE_BACK) and (other := _other_request(text, context)):
+            return [StartIntent(other, text)]
+        if not free and extract_value(element, text) is None and (other := _other_request(text, context)):
+            return [StartIntent(other, text), *self.volunteered(text, other, context)]
         other = None if free else _named_instead(text, element, context)
         if other is not None:  # "my income is 90k" asked for the loan amount: the income, not the answer
             return [SetSlot(other[0], other[1])]
@@ -180,10 +176,7 @@ class RuleCommandGenerator:
             # "where do I find the reservation number?" asked for it: about the question, whatever request
             # the words match (a request that uses the number, such as cancelling, is not one the user made)
             return [AskAboutPrompt("general", text)]
-        decision = context.decide(text)
-        if decision.kind == "intent" and decision.intent and decision.intent != context.current:
-            return [StartIntent(decision.intent, text)]  # "can I order a headset instead?"
-        return [AskAboutPrompt("general", text)]
+        return _request_or(text, context, AskAboutPrompt("general", text))  # "can I order a headset instead?"
 
     # --- a yes or a no --------------------------------------------------------------------------
     def _yes_no(self, text: str, act: str | None, frame: object, context: Context) -> list[Command | Ambiguous]:
@@ -198,15 +191,15 @@ class RuleCommandGenerator:
             return self._question_or_request(text, context)
         if act is None and declines(text) and not reading.hesitates(text):
             # "no, I'll pay when I collect it": a no, whatever its reason says; "no, I need a loan": that request
-            return self._request_or(text, context, Deny())
+            return _request_or(text, context, Deny())
         if reading.hesitates(text) or reading.conditional(text):
             return [Hesitate(text)]
         permits = isinstance(frame, ConsentFrame) and reading.grants_permission(text)
         if act == "yes" and not self._bare_reply(plain) and not permits:
             # "submit the loan request" at "would you also like a card?": a request with an approving verb
             decision = context.decide(text)
-            if decision.kind == "intent" and decision.intent and decision.intent != context.current:
-                return [StartIntent(decision.intent, text)]
+            if (other := _other_request(text, context, decision)) is not None:
+                return [StartIntent(other, text)]
             if isinstance(frame, OfferFrame) and decision.kind != "none":
                 return [Unclear(text)]
         if act == "yes":
@@ -217,15 +210,7 @@ class RuleCommandGenerator:
             value = extract_value(context.spec.element(frame.element), text, whole_answer=True)
             if value is not None:
                 return [CorrectSlot(frame.element, value)]
-        return self._request_or(text, context, Unclear(text))
-
-    @staticmethod
-    def _request_or(text: str, context: Context, otherwise: Command) -> list[Command | Ambiguous]:
-        """Another request the message makes, or `otherwise`."""
-        decision = context.decide(text)
-        if decision.kind == "intent" and decision.intent and decision.intent != context.current:
-            return [StartIntent(decision.intent, text)]
-        return [otherwise]
+        return _request_or(text, context, Unclear(text))
 
     # --- "did you mean A or B?" -----------------------------------------------------------------
     def _choice(self, text: str, act: str | None, frame: ChoiceFrame, context: Context) -> list[Command]:
@@ -316,18 +301,27 @@ class RuleCommandGenerator:
                 candidates.append(((named, was_old, held.source == "user", held.seq), name, value))
             if candidates:
                 (named, was_old, _, _), name, value = max(candidates)
-                if not (named or was_old) and self._another_request(text, context, name):
-                    return ()  # "I'll book a table instead, for 2": the new request, not a correction by recency
+                other = _other_request(text, context) if not (named or was_old) else None
+                if other is not None and name not in context.needed(other):
+                    # "I'll book a table instead, for 2": a request that does not use the takeaway's portions,
+                    # not a correction by recency ("what about the crm instead?" still corrects the system)
+                    return ()
                 return (CorrectSlot(name, value),)
         return ()
 
-    @staticmethod
-    def _another_request(text: str, context: Context, element: str) -> bool:
-        """Does the message ask for another request, one that does not use `element` (the portions of a
-        takeaway are no part of a table booking; the system is part of "what about the crm instead?")?"""
-        decision = context.decide(text)
-        return (decision.kind == "intent" and bool(decision.intent) and decision.intent != context.current
-                and element not in context.needed(decision.intent))
+
+def _other_request(text: str, context: Context, decision: IntentDecision | None = None) -> str | None:
+    """The intent the message clearly starts, when it is not the current one."""
+    decision = decision or context.decide(text)
+    if decision.kind == "intent" and decision.intent and decision.intent != context.current:
+        return decision.intent
+    return None
+
+
+def _request_or(text: str, context: Context, otherwise: Command) -> list[Command | Ambiguous]:
+    """The other request the message makes, or `otherwise`."""
+    other = _other_request(text, context)
+    return [StartIntent(other, text)] if other is not None else [otherwise]
 
 
 def _asking(state: SessionState, element: str) -> bool:
