@@ -86,3 +86,12 @@ def test_asking_again_for_a_request_that_ended_on_a_refusal_asks_the_consent_aga
     assert "credit_check" not in bank.state.authorized  # asked, not granted
     bank.say("yes")
     assert "credit_check" in bank.called
+
+
+@pytest.mark.parametrize("asked_back", ["yes?", "ok?", "sure?"])
+def test_a_yes_asked_back_gives_no_consent(bank, asked_back):
+    """Found by trying replies at the consent prompt: "yes?" asks back, it says nothing."""
+    bank.say(*LOAN_CONSENT)
+    replies = bank.say(asked_back)
+    assert "credit_check" not in bank.state.authorized and "credit_check" not in bank.called
+    assert replies[-1].kind == "consent"

@@ -189,6 +189,8 @@ class RuleCommandGenerator:
             plain, act = (restated, control_act(restated)) if restated is not None else (text, None)
         if reading.is_question(text):
             return self._question_or_request(text, context)
+        if act == "yes" and reading.asks_back(text):
+            return [Unclear(text)]  # "yes?", "ok?": asked back, not said; only a yes said gives consent
         if act is None and declines(text) and not reading.hesitates(text):
             # "no, I'll pay when I collect it": a no, whatever its reason says; "no, I need a loan": that request
             return _request_or(text, context, Deny())

@@ -85,6 +85,11 @@ def is_question(text: str) -> bool:
 REPLY_WORDS = frozenset("sure ok okay yes yeah yep alright fine then well so of course".split())
 
 
+def asks_back(text: str) -> bool:
+    """ "yes?", "ok?": a yes said with a question mark asks back, unless it is a yes idiom ("sure, why not?")."""
+    return text.rstrip().endswith("?") and not _idiom_only(text)
+
+
 def _idiom_only(text: str) -> bool:
     """ "Sure, why not?", "why not": a yes that happens to look like a question."""
     plain = normalise(text)
