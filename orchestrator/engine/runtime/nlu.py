@@ -115,7 +115,10 @@ def _phrases_of(name: str, label: str | None, description: str) -> tuple[str, ..
 
 EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 MONEY = re.compile(r"(?<![\w.])\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s?(k|m|thousand|grand|million)?\b", re.I)
-NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
+# A number on its own or with its unit glued on ("2kg"), never a part of a date or a code ("2027-01-19",
+# "CS2041").
+NUMBER = re.compile(r"(?<![\w.])(?<!\d[-/])-?\d+(?:\.\d+)?"
+                    r"(?=(?:kgs?|g|lbs?|km|cm|mm|m|ml|l)\b|(?!\w|[-/.]\d))", re.I)
 MULTIPLIERS = {"k": 1_000, "thousand": 1_000, "grand": 1_000, "m": 1_000_000, "million": 1_000_000}
 
 
@@ -238,7 +241,8 @@ def valid_value(element: Element, value: str) -> bool:
     return extract_value(element, value, whole_answer=True) is not None
 
 
-CLAUSE = re.compile(r",(?!\d{3}\b)|[;!?]|\.\s|\band\b|\bbut\b", re.I)  # not the comma of "30,000"
+# Not the comma of "30,000", nor the "and" of "six hundred and fifty".
+CLAUSE = re.compile(r",(?!\d{3}\b)|[;!?]|\.\s|(?<!hundred )(?<!thousand )\band\b|\bbut\b", re.I)
 
 
 def element_words(element: Element) -> set[str]:
@@ -341,10 +345,14 @@ def _date_range(spec: CatalogSpec, utterance: str, dates: list[Element],
     wanted = set(needed()) if needed is not None else None
 
     def one(words: frozenset[str]) -> str | None:
-        fits = [e.name for e in dates if _description_words(e) & words]
+        fits = {e.name: len(_description_words(e) & words) for e in dates if _description_words(e) & words}
         if len(fits) > 1 and wanted is not None:
-            fits = [n for n in fits if n in wanted]
-        return fits[0] if len(fits) == 1 else None
+            fits = {n: k for n, k in fits.items() if n in wanted}
+        # the one most said to start (end): "the day your break from studies ends" starts nothing
+        best = sorted(fits.values(), reverse=True)
+        if not best or (len(best) > 1 and best[0] == best[1]):
+            return None
+        return next(n for n, k in fits.items() if k == best[0])
 
     first, last = one(STARTS), one(ENDS)
     return {first: start, last: end} if first and last and first != last else {}

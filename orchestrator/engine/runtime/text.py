@@ -76,6 +76,8 @@ def _tokens(text: str) -> tuple[str, ...]:
 
 def _stem(word: str) -> str:
     # Enough for "loans" ~ "loan", "applying" ~ "apply": examples and users differ in such endings.
+    if len(word) > 4 and word.endswith("ies"):  # "copies" ~ "copy", "deliveries" ~ "delivery"
+        return word[:-3] + "y"
     for suffix in ("ing", "ed", "es", "s"):
         if len(word) > len(suffix) + 2 and word.endswith(suffix):
             return word[: -len(suffix)]

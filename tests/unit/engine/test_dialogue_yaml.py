@@ -1,5 +1,5 @@
 """The whole dialogues of bench/data/dialogues as a suite: the development set must pass every check
-(commands turn by turn, what is asked, the outcome); the held-out sets (heldout, heldout2, heldout3), written
+(commands turn by turn, what is asked, the outcome); the held-out sets (heldout, heldout2, heldout3, heldout4), written
 apart and not tuned on, must never send a wrong value nor take anything but a yes as consent (their
 command accuracy is what `python -m bench --only dialogue` reports)."""
 
@@ -13,6 +13,7 @@ DEV = cases("dev")
 HELD_OUT = cases("heldout")
 HELD_OUT_2 = cases("heldout2")
 HELD_OUT_3 = cases("heldout3")
+HELD_OUT_4 = cases("heldout4")
 
 
 @pytest.mark.parametrize("case", DEV, ids=[f"{c['catalog']}: {c['name']}" for c in DEV])
@@ -21,8 +22,8 @@ def test_development_dialogues(case):
     assert result.problems == []
 
 
-@pytest.mark.parametrize("case", HELD_OUT + HELD_OUT_2 + HELD_OUT_3,
-                         ids=[f"{c['catalog']}: {c['name']}" for c in HELD_OUT + HELD_OUT_2 + HELD_OUT_3])
+@pytest.mark.parametrize("case", HELD_OUT + HELD_OUT_2 + HELD_OUT_3 + HELD_OUT_4,
+                         ids=[f"{c['catalog']}: {c['name']}" for c in HELD_OUT + HELD_OUT_2 + HELD_OUT_3 + HELD_OUT_4])
 def test_held_out_dialogues_send_no_wrong_value_and_take_no_consent_without_a_yes(case):
     result = run_case(case)
     assert result.wrong_values == 0, result.problems

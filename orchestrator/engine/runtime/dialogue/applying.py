@@ -135,21 +135,13 @@ class Applier:
         elif isinstance(command, Explain):
             log.say(self.prompts.explain(state, command))
         elif isinstance(command, Recall):
-            log.say(self._recall(state, command.element))
+            log.say(self.prompts.recall(state, command.element))
         elif isinstance(command, AskAboutPrompt):
             about = self.prompts.about(state, command.topic)
             if state.pending is None and state.current is None:
                 about = f"{about} {self.words.help()}"
             log.say(Reply("text", about))
         self.prompts.repeat(state, log)
-
-    def _recall(self, state: SessionState, name: str) -> Reply:
-        said = self.words.element(name)
-        if name not in state.memory:
-            return Reply("explanation", f"I do not have {said} yet: that is what I am asking you for.", element=name)
-        if self.spec.element(name).sensitive:
-            return Reply("explanation", f"I have {said}, but I do not repeat sensitive values.", element=name)
-        return Reply("explanation", f"{said[:1].upper()}{said[1:]} is {state.memory[name].value}.", element=name)
 
     # --- corrections ----------------------------------------------------------------------------
     def _corrections(self, state: SessionState, corrected: list[CorrectSlot], log: TurnLog) -> str:
@@ -194,6 +186,9 @@ class Applier:
             state.pending = None
             log.say(Reply("text", self._noted(state, others)))
             return "the user gave " + ", ".join(c.element for c in others)
+        if own is None and any(isinstance(c, Hesitate) for c in commands):
+            self.prompts.repeat(state, log, opening="No problem, take your time.")
+            return None
         if own is None:
             return self._misread(state, element, commands, log)
         state.pending = None

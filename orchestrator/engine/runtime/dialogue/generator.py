@@ -154,7 +154,10 @@ class RuleCommandGenerator:
             if kind_of(element.format) == "date" else {}
         value = span.get(frame.element) or (answer_value(context.spec, element, text) if act != "no" or not free
                                              else None)
-        unsure = cannot_answer(text, whole=free) or (not free and reading.hesitates(text))
+        cannot = cannot_answer(text, whole=free)
+        unsure = cannot or (not free and reading.hesitates(text))
+        if value is None and not cannot and act != "no" and unsure:
+            return [Hesitate(text)]  # "oh wait ...", "let me check": the question stays, no misread counted
         if value is None and (unsure or act == "no"):
             return [CannotAnswer(frame.element)]
         if value is None:
@@ -285,6 +288,7 @@ class RuleCommandGenerator:
         old = reading.old_value_phrase(text)
         new_text = text.replace(old, " ") if old else text
         said = set(tokens(text))
+        must_name = reading.corrects_only_what_it_names(text)
         for loose in (False, True):  # a bare "12" only when nothing with its unit fits
             candidates = []
             for name, held in state.memory.items():
@@ -298,7 +302,7 @@ class RuleCommandGenerator:
                     continue
                 named = bool(said & element_words(element))
                 was_old = bool(old) and extract_value(element, old, whole_answer=True) == held.value
-                if not (named or was_old or held.source == "user"):
+                if not (named or was_old or held.source == "user") or (must_name and not named):
                     continue  # "make it 12000" corrects what the user said, not a value a skill found unsaid
                 candidates.append(((named, was_old, held.source == "user", held.seq), name, value))
             if candidates:

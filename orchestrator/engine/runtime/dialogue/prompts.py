@@ -73,6 +73,15 @@ class Prompts:
                                   f"{self.words.skill(skill)}. Nothing is sent unless you say yes."))
         self.repeat(state, log)
 
+    def recall(self, state: SessionState, name: str) -> Reply:
+        """ "What was my email?": the value held, never a sensitive one."""
+        said = self.words.element(name)
+        if name not in state.memory:
+            return Reply("explanation", f"I do not have {said} yet: that is what I am asking you for.", element=name)
+        if self.spec.element(name).sensitive:
+            return Reply("explanation", f"I have {said}, but I do not repeat sensitive values.", element=name)
+        return Reply("explanation", f"{said[:1].upper()}{said[1:]} is {state.memory[name].value}.", element=name)
+
     # --- questions about the prompt -------------------------------------------------------------
     def about(self, state: SessionState, topic: str) -> str:
         """The answer to a question about what is pending, from the catalog."""

@@ -37,6 +37,8 @@ CONDITION = re.compile(r"\b(?:only if|as long as|provided (?:that )?|on conditio
 CORRECTION = re.compile(r"\b(?:actually|make it|change (?:it|that|the \w+|my \w+) to|instead|i meant|i mean"
                         r"|correction|sorry,? (?:it is|i said)|not \S+,? (?:but )?(?:it is )?\S*\d|scratch that"
                         r"|rather|update (?:it|that|the \w+|my \w+) to|should be|should have been|typo)\b")
+# "sorry, wrong module, it's CS2042": a correction of what it names only ("the wrong size arrived" is news)
+WRONG = re.compile(r"\b(?:wrong|my mistake|my bad|oops)\b")
 INSTEAD_OF = re.compile(r"\b(?:instead of|rather than|not)\s+(?P<old>[$£€]?\s?[\w.,@+-]+(?:\s(?:k|grand|thousand|"
                         r"dollars|euros|pounds))?)", re.I)
 PRONOUN = re.compile(r"\b(?:it|that|this|them|they|those)\b")
@@ -109,8 +111,16 @@ def conditional(text: str) -> bool:
 
 
 def corrects(text: str) -> bool:
-    """Does the message correct something said before ("actually make it 12", "no, I meant 12")?"""
-    return bool(CORRECTION.search(text.lower()))
+    """Does the message correct something said before ("actually make it 12", "no, I meant 12", "wrong
+    module, it's CS2042")?"""
+    lowered = text.lower()
+    return bool(CORRECTION.search(lowered) or CORRECTION.search(normalise(text)) or WRONG.search(lowered))
+
+
+def corrects_only_what_it_names(text: str) -> bool:
+    """ "wrong module, it's CS2042" corrects the module; "wrong" alone points at nothing held."""
+    lowered = text.lower()
+    return bool(WRONG.search(lowered)) and not (CORRECTION.search(lowered) or CORRECTION.search(normalise(text)))
 
 
 def old_value_phrase(text: str) -> str | None:
