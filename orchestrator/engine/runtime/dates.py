@@ -15,6 +15,12 @@ _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _COUNT = r"(?:\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten)"
 # Everyday dates, found by pattern first: dateparser alone reads a date into "march" or "the 5th" too.
 # Dates in figures are NUMERIC_DATE's.
+# A day of a named month first: "Friday 5 February 2027" is the 5th of February, whatever Friday is next.
+CALENDAR_DATE = re.compile(
+    rf"\b(?:(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?"
+    rf"|{_MONTH}\s+(?:the\s+)?{_DAY}(?:,?\s+\d{{4}})?)\b",
+    re.I,
+)
 EVERYDAY_DATE = re.compile(
     rf"\b(?:(?:the\s+)?day\s+(?:after\s+tomorrow|before\s+yesterday)|today|tomorrow|yesterday"
     rf"|(?:(?:next|this|coming|last)\s+)?{_WEEKDAY}"
@@ -40,7 +46,7 @@ def _date(utterance: str, today: date | None = None, past: bool = False, ahead: 
     match = NUMERIC_DATE.search(utterance)
     if match:
         return _numeric_date(*_numeric_parts(match))
-    match = EVERYDAY_DATE.search(utterance)
+    match = CALENDAR_DATE.search(utterance) or EVERYDAY_DATE.search(utterance)
     if not match:
         return None
     import dateparser  # imported when needed: it takes a quarter of a second

@@ -110,6 +110,7 @@ def _looks_like_code(value: str) -> bool:
 # --- enum options --------------------------------------------------------------------------------------
 
 ENUM_CLOSENESS = 80  # rapidfuzz ratio: "platnum" and "platinium" are platinum, "good" is not "gold"
+VOLUNTEERED_CLOSENESS = 88  # unasked, closer still: "hygenist" is hygienist
 
 
 def _enum(options: list[str], utterance: str, close: bool) -> str | None:
@@ -124,7 +125,16 @@ def _enum(options: list[str], utterance: str, close: bool) -> str | None:
             o for o in options for w in words
             if len(w) >= 3 and fuzz.ratio(w, o.lower()) >= ENUM_CLOSENESS
         ))
+    if not found:  # volunteered: only a misspelling of a long option ("hygenist"), never a real word
+        found = list(dict.fromkeys(o for o in options for w in words if _misspelt(w, o)))
     return found[0] if len(found) == 1 else None
+
+
+def _misspelt(word: str, option: str) -> bool:
+    from .spelling import english_words  # the word list, loaded once per process (warm-up)
+
+    return (len(word) >= 6 and fuzz.ratio(word, option.lower()) >= VOLUNTEERED_CLOSENESS
+            and word not in english_words())
 
 
 def _singular_words(text: str) -> str:

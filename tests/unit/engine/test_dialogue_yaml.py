@@ -1,5 +1,5 @@
 """The whole dialogues of bench/data/dialogues as a suite: the development set must pass every check
-(commands turn by turn, what is asked, the outcome); the held-out sets (heldout, heldout2, heldout3, heldout4), written
+(commands turn by turn, what is asked, the outcome); the held-out sets (heldout, heldout2 ... heldout5), written
 apart and not tuned on, must never send a wrong value nor take anything but a yes as consent (their
 command accuracy is what `python -m bench --only dialogue` reports)."""
 
@@ -14,6 +14,8 @@ HELD_OUT = cases("heldout")
 HELD_OUT_2 = cases("heldout2")
 HELD_OUT_3 = cases("heldout3")
 HELD_OUT_4 = cases("heldout4")
+HELD_OUT_5 = cases("heldout5")
+ALL_HELD_OUT = HELD_OUT + HELD_OUT_2 + HELD_OUT_3 + HELD_OUT_4 + HELD_OUT_5
 
 
 @pytest.mark.parametrize("case", DEV, ids=[f"{c['catalog']}: {c['name']}" for c in DEV])
@@ -22,8 +24,7 @@ def test_development_dialogues(case):
     assert result.problems == []
 
 
-@pytest.mark.parametrize("case", HELD_OUT + HELD_OUT_2 + HELD_OUT_3 + HELD_OUT_4,
-                         ids=[f"{c['catalog']}: {c['name']}" for c in HELD_OUT + HELD_OUT_2 + HELD_OUT_3 + HELD_OUT_4])
+@pytest.mark.parametrize("case", ALL_HELD_OUT, ids=[f"{c['catalog']}: {c['name']}" for c in ALL_HELD_OUT])
 def test_held_out_dialogues_send_no_wrong_value_and_take_no_consent_without_a_yes(case):
     result = run_case(case)
     assert result.wrong_values == 0, result.problems

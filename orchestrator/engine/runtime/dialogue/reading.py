@@ -36,7 +36,8 @@ CONDITION = re.compile(r"\b(?:only if|as long as|provided (?:that )?|on conditio
                        r"|just the|except|but not|but do not|but never|not the whole|partially|part of)\b")
 CORRECTION = re.compile(r"\b(?:actually|make it|change (?:it|that|the \w+|my \w+) to|instead|i meant|i mean"
                         r"|correction|sorry,? (?:it is|i said)|not \S+,? (?:but )?(?:it is )?\S*\d|scratch that"
-                        r"|rather|update (?:it|that|the \w+|my \w+) to|should be|should have been|typo)\b")
+                        r"|rather|update (?:it|that|the \w+|my \w+) to|should be|should have been|typo"
+                        r"|\d[\w.,]*(?: \w+)? not \d)")  # "it's 3 bedrooms not 2"
 # "sorry, wrong module, it's CS2042": a correction of what it names only ("the wrong size arrived" is news)
 WRONG = re.compile(r"\b(?:wrong|my mistake|my bad|oops)\b")
 INSTEAD_OF = re.compile(r"\b(?:instead of|rather than|not)\s+(?P<old>[$£€]?\s?[\w.,@+-]+(?:\s(?:k|grand|thousand|"
