@@ -1,7 +1,7 @@
 """`python -m bench [--only PART]`: every benchmark part in turn, or one of them.
 
-Parts: planning, validation, turns, simulation, learning, nestful, editor, nlu, replies, dialogue, load, turn_cost,
-first_turn, analytics, cold-start.
+Parts: planning, validation, turns, simulation, learning, nestful, editor, nlu, replies, values, dialogue, load,
+turn_cost, first_turn, analytics, cold-start.
 Each reads its own options (`bench/planning.py`, `bench/validation.py`, ...); `bench/turns.py` and `bench/simulation.py`
 run with their defaults here (`python -m bench.turns --help` for their own); `bench/nestful.py`
 reads NESTFUL from the bench's own copy and skips with a message when it cannot have it.
@@ -27,6 +27,7 @@ from . import (
     turn_cost,
     turns,
     validation,
+    values,
 )
 
 
@@ -51,6 +52,7 @@ PARTS: dict[str, Callable[[argparse.Namespace, list[str]], None]] = {
     "editor": lambda chosen, rest: editor.main(chosen),  # the editor page on generated catalogs
     "nlu": lambda chosen, rest: nlu.main([]),  # intent accuracy on held-out phrasings, time per utterance
     "replies": lambda chosen, rest: replies.main(),  # yes/no replies on held-out phrasings
+    "values": lambda chosen, rest: values.main([]),  # values read by format on held-out phrasings: misreads, misses
     # whole conversations on catalogs unlike banking: commands, wrong values sent, consent violations
     "dialogue": lambda chosen, rest: dialogue.main(),
     # Concurrent banking conversations over HTTP (gunicorn, PostgreSQL, Redis), then a worker killed;
