@@ -4,7 +4,7 @@ readings, asked again). Split from nlu.py, which reads values by format."""
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
@@ -45,7 +45,12 @@ def _date(utterance: str, today: date | None = None, past: bool = False, ahead: 
             return None
     match = NUMERIC_DATE.search(utterance)
     if match:
-        return _numeric_date(*_numeric_parts(match))
+        return _numeric_date(*_numeric_parts(match, past=past))
+    if TWO_DAYS.search(utterance):
+        return None  # "the 1st or 2nd of December": which one is not ours to choose; asked again
+    later = WEEKS_ON.search(utterance)
+    if later:  # "a week on Monday", "a fortnight today": read whole, or the weekday alone would be taken
+        return _weeks_on(later, today or date.today()).isoformat()
     match = CALENDAR_DATE.search(utterance) or EVERYDAY_DATE.search(utterance)
     if not match:
         return None
@@ -76,19 +81,39 @@ def _date(utterance: str, today: date | None = None, past: bool = False, ahead: 
 
 
 YEAR = re.compile(r"\b\d{4}\b")
+WEEKS_ON = re.compile(rf"\b(?P<span>a\s+week|a\s+fortnight|two\s+weeks)\s+(?:on\s+|from\s+)?"
+                      rf"(?P<base>today|tomorrow|{_WEEKDAY})\b", re.I)
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def _weeks_on(match: re.Match[str], today: date) -> date:
+    base = match.group("base").lower()
+    if base == "today":
+        start = today
+    elif base == "tomorrow":
+        start = today + timedelta(days=1)
+    else:  # the coming one, never today
+        start = today + timedelta(days=(_WEEKDAYS.index(base) - today.weekday() - 1) % 7 + 1)
+    return start + timedelta(days=7 if match.group("span").split()[-1].lower() == "week" else 14)
+
+
+TWO_DAYS = re.compile(rf"\b{_DAY}\s+or\s+(?:the\s+)?{_DAY}\b", re.I)
 
 
 # "3/4/1988", "13.04.88", "03-04-1988" (with a dash only with the century: "12-04-88" may be a sort code)
 NUMERIC_DATE = re.compile(r"\b(\d{1,2})([/.])(\d{1,2})\2(\d{4}|\d{2})\b|\b(\d{1,2})(-)(\d{1,2})-(\d{4})\b")
 
 
-def _numeric_parts(match: re.Match[str]) -> tuple[int, int, int]:
-    """The two day-or-month numbers and the year of a NUMERIC_DATE match ("88" is 1988, "25" is 2025)."""
+def _numeric_parts(match: re.Match[str], past: bool = False) -> tuple[int, int, int]:
+    """The two day-or-month numbers and the year of a NUMERIC_DATE match. A two-digit year is this
+    century's up to twenty years ahead ("27" is 2027, "88" is 1988), or up to this year for a date of
+    something that happened (`past`: "30" is 1930)."""
     g = match.groups()
     first, second, year = (g[0], g[2], g[3]) if g[0] else (g[4], g[6], g[7])
     y = int(year)
     if y < 100:
-        y += 2000 if y <= date.today().year % 100 else 1900
+        now = date.today().year % 100
+        y += 2000 if y <= (now if past else now + 20) else 1900
     return int(first), int(second), y
 
 

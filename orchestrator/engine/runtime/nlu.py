@@ -15,14 +15,14 @@ from datetime import date
 from functools import lru_cache
 from typing import Protocol
 
-import number_parser
-
 from ..catalog.formats import is_free_text, kind_of, parse_format
 from ..catalog.spec import CatalogSpec, Element
 from .acts import control_act as control_act  # control acts live in acts.py; importable from here too
+from .amounts import MULTIPLIERS as MULTIPLIERS  # amounts live in amounts.py; importable from here too
+from .amounts import NUMBER, _in_digits, _money, _two_amounts
 from .dates import _date as _date  # dates and patterns live in their own modules; importable from here too
 from .dates import ambiguous_date as ambiguous_date
-from .patterns import _enum, _looks_like_code, _phone, _regex
+from .patterns import _enum, _looks_like_code, _phone, _regex, dialable
 from .patterns import _linear as _linear
 from .patterns import spoken_option as spoken_option
 from .text import STOPWORDS as STOPWORDS  # words live in text.py; importable from here too
@@ -113,13 +113,7 @@ def _phrases_of(name: str, label: str | None, description: str) -> tuple[str, ..
 
 # --- Values by format -------------------------------------------------------------------------------
 
-EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
-MONEY = re.compile(r"(?<![\w.])\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s?(k|m|thousand|grand|million)?\b", re.I)
-# A number on its own or with its unit glued on ("2kg"), never a part of a date or a code ("2027-01-19",
-# "CS2041").
-NUMBER = re.compile(r"(?<![\w.])(?<!\d[-/])-?\d+(?:\.\d+)?"
-                    r"(?=(?:kgs?|g|lbs?|km|cm|mm|m|ml|l)\b|(?!\w|[-/.]\d))", re.I)
-MULTIPLIERS = {"k": 1_000, "thousand": 1_000, "grand": 1_000, "m": 1_000_000, "million": 1_000_000}
+EMAIL = re.compile(r"[A-Za-z0-9._%+-]+(?:'[A-Za-z0-9._%+-]+)*@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")  # o'brien@...
 
 
 def extract_value(element: Element, utterance: str, whole_answer: bool = False) -> str | None:
@@ -133,12 +127,14 @@ def extract_value(element: Element, utterance: str, whole_answer: bool = False) 
     if fmt == "email":
         match = EMAIL.search(utterance)
         return match.group(0).lower() if match else None
+    if fmt in ("money", "number") and (_two_amounts(utterance) or _two_amounts(_in_digits(utterance))):
+        return None  # "two or three", "between 100 and 200": which one is not ours to choose; asked again
     if fmt == "money":
         return _money(utterance, need_unit=not whole_answer) or _money(_in_digits(utterance),
                                                                        need_unit=not whole_answer)
     if fmt == "number":
         match = NUMBER.search(utterance) or NUMBER.search(_in_digits(utterance))
-        return match.group(0) if match else None
+        return match.group(0).replace(",", "") if match else None
     if fmt == "date":
         return _date(utterance, past=_happened(element) or parsed.when == "past", ahead=parsed.when == "future")
     if fmt == "phone":
@@ -203,37 +199,6 @@ def _place(element: Element, clause: str) -> str | None:
 
 # An element about something that has happened: its date without a year is the last one.
 PAST = frozenset("birth born happened was were issued occurred received sent paid bought unwell started".split())
-
-
-SCALED = re.compile(r"\d\s?(k|m|thousand|grand|million)\b", re.I)
-CURRENCY = re.compile(r"[$€£]|\b(dollars?|bucks|euros?|pounds?|quid|usd|eur|gbp)\b", re.I)
-
-
-def _money(utterance: str, need_unit: bool) -> str | None:
-    # Unasked, a bare number is not money: "123-45-6789" is no loan amount.
-    if need_unit and not CURRENCY.search(utterance) and not SCALED.search(utterance):
-        return None
-    for match in MONEY.finditer(utterance):
-        whole, cents, scale = match.groups()
-        amount = float(whole.replace(",", "")) + (float(f"0.{cents}") if cents else 0.0)
-        amount *= MULTIPLIERS.get((scale or "").lower(), 1)
-        return f"{amount:.2f}"
-    return None
-
-
-NUMBER_WORD = re.compile(r"\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
-                         r"|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty"
-                         r"|sixty|seventy|eighty|ninety|hundred)\b", re.I)
-
-
-@lru_cache(maxsize=4096)  # each clause is read for every money and number element of the catalog
-def _in_digits(utterance: str) -> str:
-    """ "twenty thousand dollars" -> "20000 dollars" (number-parser), when words spell a number.
-
-    Its output for fractions ("one point five") is not a number we can read, so those are left alone."""
-    if not NUMBER_WORD.search(utterance) or re.search(r"\bpoint\b", utterance, re.I):
-        return utterance
-    return number_parser.parse(utterance)
 
 
 def valid_value(element: Element, value: str) -> bool:
@@ -382,6 +347,8 @@ def _may_guess(element: Element, value: str) -> bool:
     pattern = parse_format(element.format).is_regex
     if kind_of(element.format) == "number":  # a bare number says nothing of what it counts: "add 2 bags" names it
         return False
+    if kind_of(element.format) == "phone":  # "+44 7700 900456" is one; a string of digits ("ref 20240315") is not
+        return dialable(value)
     if element.sensitive and not pattern:  # a date, an amount: too plain to be taken as a birth date
         return False
     return not pattern or _looks_like_code(value)

@@ -94,11 +94,26 @@ CONTINUED = re.compile(r"\d[\s.\-/]")
 def _phone(utterance: str) -> str | None:
     """The first phone number in the text, in E.164 (`+442079460958`), read by libphonenumber."""
     for match in phonenumbers.PhoneNumberMatcher(utterance, DEFAULT_REGION, leniency=phonenumbers.Leniency.POSSIBLE):
+        if DATE_IN_FIGURES.fullmatch(match.raw_string.strip()):
+            continue  # "born 13.04.1988" gives no phone number
         return phonenumbers.format_number(match.number, phonenumbers.PhoneNumberFormat.E164)
     match = PHONE.search(utterance)
+    if match and DATE_IN_FIGURES.fullmatch(match.group(0).strip()):
+        return None
     digits = re.sub(r"[^\d+]", "", match.group(0)) if match else None
     # E.164 numbers have at most 15 digits: "4111 1111 1111 1111" is a card number, not a phone
     return digits if digits and len(digits.lstrip("+")) <= MAX_PHONE_DIGITS else None
+
+
+def dialable(value: str) -> bool:
+    """A number in E.164 of a length its country dials (libphonenumber; fictional ranges included)."""
+    try:
+        return value.startswith("+") and phonenumbers.is_possible_number(phonenumbers.parse(value))
+    except phonenumbers.NumberParseException:
+        return False
+
+
+DATE_IN_FIGURES = re.compile(r"\d{1,2}([./-])\d{1,2}\1(?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2}")
 
 
 def _looks_like_code(value: str) -> bool:
@@ -123,7 +138,7 @@ def _enum(options: list[str], utterance: str, close: bool) -> str | None:
     if not found and close:
         found = list(dict.fromkeys(
             o for o in options for w in words
-            if len(w) >= 3 and fuzz.ratio(w, o.lower()) >= ENUM_CLOSENESS
+            if len(w) >= 3 and fuzz.ratio(w, o.lower()) >= ENUM_CLOSENESS and not _english(w)
         ))
     if not found:  # volunteered: only a misspelling of a long option ("hygenist"), never a real word
         found = list(dict.fromkeys(o for o in options for w in words if _misspelt(w, o)))
@@ -131,10 +146,14 @@ def _enum(options: list[str], utterance: str, close: bool) -> str | None:
 
 
 def _misspelt(word: str, option: str) -> bool:
+    return len(word) >= 6 and fuzz.ratio(word, option.lower()) >= VOLUNTEERED_CLOSENESS and not _english(word)
+
+
+def _english(word: str) -> bool:
+    """A real word is said on purpose ("barge", "old", "rental"), never a misspelt option."""
     from .spelling import english_words  # the word list, loaded once per process (warm-up)
 
-    return (len(word) >= 6 and fuzz.ratio(word, option.lower()) >= VOLUNTEERED_CLOSENESS
-            and word not in english_words())
+    return word in english_words()
 
 
 def _singular_words(text: str) -> str:
