@@ -32,6 +32,17 @@ EVERYDAY_DATE = re.compile(
 
 
 def _date(utterance: str, today: date | None = None, past: bool = False, ahead: bool = False) -> str | None:
+    """`_read_date`, unless a weekday said with the date contradicts it ("Tuesday 3 February 2027" is a
+    Wednesday): which of the two was meant is asked again rather than guessed."""
+    found = _read_date(utterance, today, past, ahead)
+    said = WEEKDAY_SAID.search(utterance)
+    if found and said and CALENDAR_DATE.search(utterance) and \
+            date.fromisoformat(found).strftime("%A").lower() != said.group(0).lower():
+        return None
+    return found
+
+
+def _read_date(utterance: str, today: date | None = None, past: bool = False, ahead: bool = False) -> str | None:
     """An ISO date, or an everyday one ("next friday", "3 March", "in two weeks") read by dateparser
     relative to `today`. A day and month without a year is the nearer of its two dates ("the 1st of
     October" said in November is last month's; "3 March", next spring's), the past one for an element
@@ -81,6 +92,7 @@ def _date(utterance: str, today: date | None = None, past: bool = False, ahead: 
 
 
 YEAR = re.compile(r"\b\d{4}\b")
+WEEKDAY_SAID = re.compile(rf"\b{_WEEKDAY}\b", re.I)
 WEEKS_ON = re.compile(rf"\b(?P<span>a\s+week|a\s+fortnight|two\s+weeks)\s+(?:on\s+|from\s+)?"
                       rf"(?P<base>today|tomorrow|{_WEEKDAY})\b", re.I)
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")

@@ -46,3 +46,8 @@ def test_the_new_value_replaces_the_old_one_at_another_question(banking, banking
     bank.say("I need a loan for 15000 dollars", "ada@example.com")
     bank.say("no wait, it's 12000 dollars not 15000")
     assert bank.state.value("loan_amount") == "12000.00" and bank.replies[-1].element == "ssn"
+
+
+def test_a_weekday_that_contradicts_its_date_is_asked_again():
+    assert _date("Tuesday 3 February 2027", today=TODAY) is None  # the 3rd is a Wednesday
+    assert _date("Wednesday 3 February 2027", today=TODAY) == "2027-02-03"
