@@ -52,7 +52,8 @@ PARTS: dict[str, Callable[[argparse.Namespace, list[str]], None]] = {
     "editor": lambda chosen, rest: editor.main(chosen),  # the editor page on generated catalogs
     "nlu": lambda chosen, rest: nlu.main([]),  # intent accuracy on held-out phrasings, time per utterance
     "replies": lambda chosen, rest: replies.main(),  # yes/no replies on held-out phrasings
-    "values": lambda chosen, rest: values.main([]),  # values read by format on held-out phrasings: misreads, misses
+    # values read by format on held-out phrasings: misreads, misses (--file NAME: one file, default both)
+    "values": lambda chosen, rest: values.main(rest if chosen.only == "values" else []),
     # whole conversations on catalogs unlike banking: commands, wrong values sent, consent violations
     "dialogue": lambda chosen, rest: dialogue.main(),
     # Concurrent banking conversations over HTTP (gunicorn, PostgreSQL, Redis), then a worker killed;

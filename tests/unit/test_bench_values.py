@@ -29,3 +29,9 @@ def test_the_bench_runs_three_cases_and_tells_a_misread(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "| all | 3 | 1 | 2 (67%) | 1 | 0 |" in out
     assert "- enum:small|large (answer) 'large': got 'large', expected 'small'" in out
+
+
+def test_a_file_is_chosen_by_its_name_in_bench_data_and_both_run_by_default():
+    assert values.data_file("values_heldout2.yaml") == values.DATA / "values_heldout2.yaml"
+    assert [p.name for p in values.HELD_OUT_FILES] == ["values_heldout.yaml", "values_heldout2.yaml"]
+    assert all(p.exists() for p in values.HELD_OUT_FILES)
