@@ -34,6 +34,8 @@ EVERYDAY_DATE = re.compile(
 def _date(utterance: str, today: date | None = None, past: bool = False, ahead: bool = False) -> str | None:
     """`_read_date`, unless a weekday said with the date contradicts it ("Tuesday 3 February 2027" is a
     Wednesday): which of the two was meant is asked again rather than guessed."""
+    # "not Monday, Wednesday": the day ruled out is left out of the reading
+    utterance = RULED_OUT.sub(lambda m: " " * len(m.group(0)), utterance)
     found = _read_date(utterance, today, past, ahead)
     said = WEEKDAY_SAID.search(utterance)
     if found and said and CALENDAR_DATE.search(utterance) and \
@@ -93,6 +95,7 @@ def _read_date(utterance: str, today: date | None = None, past: bool = False, ah
 
 YEAR = re.compile(r"\b\d{4}\b")
 WEEKDAY_SAID = re.compile(rf"\b{_WEEKDAY}\b", re.I)
+RULED_OUT = re.compile(rf"\bnot\s+(?:on\s+)?(?:the\s+)?(?:{_WEEKDAY}|{_DAY}(?:\s+(?:of\s+)?{_MONTH})?)\b", re.I)
 WEEKS_ON = re.compile(rf"\b(?P<span>a\s+week|a\s+fortnight|two\s+weeks)\s+(?:on\s+|from\s+)?"
                       rf"(?P<base>today|tomorrow|{_WEEKDAY})\b", re.I)
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")

@@ -19,7 +19,7 @@ from ..catalog.formats import is_free_text, kind_of, parse_format
 from ..catalog.spec import CatalogSpec, Element
 from .acts import control_act as control_act  # control acts live in acts.py; importable from here too
 from .amounts import MULTIPLIERS as MULTIPLIERS  # amounts live in amounts.py; importable from here too
-from .amounts import NUMBER, _in_digits, _money, _two_amounts
+from .amounts import _count, _in_digits, _money, _two_amounts
 from .dates import _date as _date  # dates and patterns live in their own modules; importable from here too
 from .dates import ambiguous_date as ambiguous_date
 from .patterns import _enum, _looks_like_code, _phone, _regex, dialable
@@ -125,16 +125,15 @@ def extract_value(element: Element, utterance: str, whole_answer: bool = False) 
     parsed = parse_format(element.format)
     fmt = parsed.kind or "text"
     if fmt == "email":
-        match = EMAIL.search(utterance)
-        return match.group(0).lower() if match else None
+        found = {m.lower() for m in EMAIL.findall(utterance)}
+        return found.pop() if len(found) == 1 else None  # two addresses: which one is asked again
     if fmt in ("money", "number") and (_two_amounts(utterance) or _two_amounts(_in_digits(utterance))):
         return None  # "two or three", "between 100 and 200": which one is not ours to choose; asked again
     if fmt == "money":
         return _money(utterance, need_unit=not whole_answer) or _money(_in_digits(utterance),
                                                                        need_unit=not whole_answer)
     if fmt == "number":
-        match = NUMBER.search(utterance) or NUMBER.search(_in_digits(utterance))
-        return match.group(0).replace(",", "") if match else None
+        return _count(utterance)
     if fmt == "date":
         return _date(utterance, past=_happened(element) or parsed.when == "past", ahead=parsed.when == "future")
     if fmt == "phone":

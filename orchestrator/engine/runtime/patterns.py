@@ -93,6 +93,7 @@ CONTINUED = re.compile(r"\d[\s.\-/]")
 
 def _phone(utterance: str) -> str | None:
     """The first phone number in the text, in E.164 (`+442079460958`), read by libphonenumber."""
+    utterance = INTERNATIONAL_00.sub("+", utterance)  # "0044 161 ..." is "+44 161 ..."
     for match in phonenumbers.PhoneNumberMatcher(utterance, DEFAULT_REGION, leniency=phonenumbers.Leniency.POSSIBLE):
         if DATE_IN_FIGURES.fullmatch(match.raw_string.strip()):
             continue  # "born 13.04.1988" gives no phone number
@@ -101,6 +102,8 @@ def _phone(utterance: str) -> str | None:
     if match and DATE_IN_FIGURES.fullmatch(match.group(0).strip()):
         return None
     digits = re.sub(r"[^\d+]", "", match.group(0)) if match else None
+    if digits and digits.startswith("+") and not dialable(digits):
+        return None  # "+1 646 832 44101": a digit too many for its country
     # E.164 numbers have at most 15 digits: "4111 1111 1111 1111" is a card number, not a phone
     return digits if digits and len(digits.lstrip("+")) <= MAX_PHONE_DIGITS else None
 
@@ -113,6 +116,7 @@ def dialable(value: str) -> bool:
         return False
 
 
+INTERNATIONAL_00 = re.compile(r"(?<![\d+])00(?=[1-9]\d)")
 DATE_IN_FIGURES = re.compile(r"\d{1,2}([./-])\d{1,2}\1(?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2}")
 
 
@@ -134,7 +138,9 @@ def _enum(options: list[str], utterance: str, close: bool) -> str | None:
     said = f" {_singular_words(utterance)} "
     # "first aid" names the option first_aid: options are compared as the words they are made of, in
     # either number ("two blenders" names blender, "an antihistamine" names antihistamines)
-    found = [o for o in options if f" {_singular_words(spoken_option(o))} " in said]
+    lowered = utterance.lower()
+    found = [o for o in options if f" {_singular_words(spoken_option(o))} " in said
+             and not _ruled_out(spoken_option(o), lowered)]
     if not found and close:
         found = list(dict.fromkeys(
             o for o in options for w in words
@@ -143,6 +149,15 @@ def _enum(options: list[str], utterance: str, close: bool) -> str | None:
     if not found:  # volunteered: only a misspelling of a long option ("hygenist"), never a real word
         found = list(dict.fromkeys(o for o in options for w in words if _misspelt(w, o)))
     return found[0] if len(found) == 1 else None
+
+
+def _ruled_out(option: str, lowered: str) -> bool:
+    """ "anything but window": the option is named to exclude it. A one- or two-letter option ("am",
+    "m") said as a word of "I am" or "I'm" is no answer either."""
+    name = re.escape(option.lower())
+    if re.search(rf"\b(?:not|but|except|without)\s+(?:the\s+|a\s+|an\s+)?{name}\b", lowered):
+        return True
+    return len(option) <= 2 and not re.search(rf"(?<!\bi )(?<!\bi')(?<![\w']){name}(?![\w'])", lowered)
 
 
 def _misspelt(word: str, option: str) -> bool:

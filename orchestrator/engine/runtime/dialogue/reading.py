@@ -37,11 +37,11 @@ CONDITION = re.compile(r"\b(?:only if|as long as|provided (?:that )?|on conditio
 CORRECTION = re.compile(r"\b(?:actually|make it|change (?:it|that|the \w+|my \w+) to|instead|i meant|i mean"
                         r"|correction|sorry,? (?:it is|i said)|not \S+,? (?:but )?(?:it is )?\S*\d|scratch that"
                         r"|rather|update (?:it|that|the \w+|my \w+) to|should be|should have been|typo"
-                        r"|\d[\w.,]*(?: \w+)? not \d)")  # "it's 3 bedrooms not 2"
+                        r"|\d[\w.,]*(?: \w+)? not (?:an? |the )?\d)")  # "it's 3 bedrooms not 2", "a 9 not an 8"
 # "sorry, wrong module, it's CS2042": a correction of what it names only ("the wrong size arrived" is news)
 WRONG = re.compile(r"\b(?:wrong|my mistake|my bad|oops)\b")
-INSTEAD_OF = re.compile(r"\b(?:instead of|rather than|not)\s+(?P<old>[$£€]?\s?[\w.,@+-]+(?:\s(?:k|grand|thousand|"
-                        r"dollars|euros|pounds))?)", re.I)
+INSTEAD_OF = re.compile(r"\b(?:instead of|rather than|not)\s+(?:an?\s+|the\s+)?"
+                        r"(?P<old>[$£€]?\s?[\w.,@+-]+(?:\s(?:k|grand|thousand|dollars|euros|pounds))?)", re.I)
 PRONOUN = re.compile(r"\b(?:it|that|this|them|they|those)\b")
 # "why was it refused?", "why did you need that?", "how did you get it?": explanations without a name
 WHY_PRONOUN = re.compile(r"\bwhy (?:was|were|did) (?:it|that|this|they|those)\b"
