@@ -1,16 +1,17 @@
 """`python -m bench --only dialogue`: whole conversations on catalogs unlike banking, turn by turn.
 
-Each case in bench/data/dialogues/{dev,heldout,heldout2,...,heldout5}/*.yaml is one conversation: per
+Each case in bench/data/dialogues/{dev,heldout,heldout2,...,heldout6}/*.yaml is one conversation: per
 turn the user's words and the commands they should be understood as (`describe` in engine/runtime/
 dialogue/commands.py), optionally what the assistant should ask or say; per case the outcome (which
 skills ran with which values, which never ran, what is held). The held-out sets were written apart
 from the rules and are not tuned on (heldout2: two more catalogs, written blind and run once;
 heldout3: two more, written blind, run once, then tuned on; heldout4: two more, courier and
 university, written blind, run once, then tuned on; heldout5: two more, dentist and removals, written
-blind, not yet run). Reported per catalog: the share of held-out turns
-whose commands are right, wrong values sent to skills (target 0), consent violations (a consent
-granted in a turn whose expected commands hold no Affirm; target 0), and the turn's p95 in
-milliseconds; banking's loan conversation is timed too, for the 20 ms budget.
+blind, run once, then tuned on; heldout6: two more, solar and hotel, written blind, not yet run).
+Reported per catalog: the share of held-out turns whose commands are right, wrong values sent to
+skills (target 0), consent violations (a consent granted in a turn whose expected commands hold no
+Affirm; target 0), and the turn's p95 in milliseconds; banking's loan conversation is timed too, for
+the 20 ms budget.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from orchestrator.engine.runtime.turns import PlannerOrchestrator
 from .common import BANKING, p95
 
 DATA = Path(__file__).resolve().parent / "data" / "dialogues"
-SETS = ("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5")
+SETS = ("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6")
 _PLANNERS: dict[str, tuple[CatalogSpec, Planner]] = {}
 
 
