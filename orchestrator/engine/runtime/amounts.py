@@ -44,7 +44,7 @@ BARE_AMOUNT = re.compile(r"(?:(?:it'?s|it is|about|around|roughly|approx(?:imate
 
 
 def _two_amounts(utterance: str) -> bool:
-    return bool(TWO_AMOUNTS.search(utterance))
+    return bool(TWO_AMOUNTS.search(DATE_SAID.sub(" ", utterance)))  # "from 14/05/2027 to 17/05/2027" is days
 
 
 def _money(utterance: str, need_unit: bool) -> str | None:

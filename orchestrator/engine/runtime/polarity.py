@@ -27,7 +27,7 @@ APPROVE = frozenset(
     "sure ok okay k kk alright absolutely certainly definitely totally course indeed surely affirmative fine good "
     "great perfect cool excellent agree agreed correct right true consent consented allow allowed permit permitted "
     "permission accept accepted approve approved authorise authorize authorised authorized share send submit "
-    "proceed continue ahead comfortable happy glad works so granted whatever interested confirm confirmed".split()
+    "proceed continue ahead comfortable happy glad works so granted whatever interested confirm confirmed fair".split()
 )
 OBJECT = frozenset(
     "mind problem problems objection objections worries worry issue issues concern concerns decline refuse reject "
@@ -51,7 +51,7 @@ FILLER = frozenset(
     "ourselves themselves itself something someone somebody nothing anyway anyhow if such only even quite "
     "pretty fairly kind sort "
     # contractions typed without their apostrophe ("yes thats right"); "dont" and the like read as negation
-    "thats its im ive youre theyre whats".split()
+    "thats its im ive youre theyre whats enough".split()
 )
 # After "my", "your", "the" ... up to two unknown words name what is shared ("share my ssn").
 DETERMINERS = frozenset("my your the this that these those his her their our".split())

@@ -1,5 +1,5 @@
 """The whole dialogues of bench/data/dialogues as a suite: the development set must pass every check
-(commands turn by turn, what is asked, the outcome); the held-out sets (heldout, heldout2 ... heldout5), written
+(commands turn by turn, what is asked, the outcome); the held-out sets (heldout, heldout2 ... heldout6), written
 apart and not tuned on, must never send a wrong value nor take anything but a yes as consent (their
 command accuracy is what `python -m bench --only dialogue` reports)."""
 
@@ -15,7 +15,8 @@ HELD_OUT_2 = cases("heldout2")
 HELD_OUT_3 = cases("heldout3")
 HELD_OUT_4 = cases("heldout4")
 HELD_OUT_5 = cases("heldout5")
-ALL_HELD_OUT = HELD_OUT + HELD_OUT_2 + HELD_OUT_3 + HELD_OUT_4 + HELD_OUT_5
+HELD_OUT_6 = cases("heldout6")
+ALL_HELD_OUT = HELD_OUT + HELD_OUT_2 + HELD_OUT_3 + HELD_OUT_4 + HELD_OUT_5 + HELD_OUT_6
 
 
 @pytest.mark.parametrize("case", DEV, ids=[f"{c['catalog']}: {c['name']}" for c in DEV])

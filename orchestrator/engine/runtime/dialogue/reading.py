@@ -27,6 +27,7 @@ DOUBT = re.compile(r"\b(?:not sure|unsure|no idea|not certain|i wonder|wait|hold
                    # a hold to ask or check with someone: "let me check with my partner first"
                    r"|let me (?:check|see)|(?:check|talk|speak|confirm) with (?:my|our|the|him|her|them)"
                    r"|(?:let me|i (?:need|have|want|would like) to|i will|i must) ask (?:my|our|the|him|her|them)"
+                   r"|run (?:it|this|that) (?:past|by)"
                    r"|sleep on it"
                    r"|depends|hmm+|dunno|i do not know|not decided|undecided|hesitant|unsure)\b")
 CONDITION = re.compile(r"\b(?:only if|as long as|provided (?:that )?|on condition|unless|if you|but only|only the"
