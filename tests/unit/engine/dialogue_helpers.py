@@ -50,3 +50,9 @@ class Talk:
     @property
     def text(self) -> str:
         return " ".join(r.text for r in self.replies)
+
+
+def talk_on(catalog_yaml: str) -> Talk:
+    """A conversation on a small catalog written inline in a test."""
+    spec = load_catalog(catalog_yaml, filename="inline.yaml")
+    return Talk(spec, Planner.for_spec(spec))

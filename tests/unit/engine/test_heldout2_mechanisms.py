@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from orchestrator.engine.catalog.spec_io import load_catalog
-from orchestrator.engine.planning.planner import Planner
 from orchestrator.engine.runtime.polarity import declines, stops
 
-from .dialogue_helpers import Talk, dialogue_catalog
+from .dialogue_helpers import Talk, dialogue_catalog, talk_on
 
 LOAN_CONSENT = ("I'd like to apply for a loan", "ada@example.com", "123-45-6789")  # asks to share the SSN
 
@@ -93,8 +91,7 @@ intents:
 
 
 def test_a_date_range_fills_days_described_by_inflected_verbs():
-    spec = load_catalog(VAN_HIRE, filename="vans.yaml")
-    vans = Talk(spec, Planner.for_spec(spec))
+    vans = talk_on(VAN_HIRE)
     vans.say("I need a van from 2 April 2027 to 9 April 2027")
     assert vans.state.value("first_day") == "2027-04-02" and vans.state.value("last_day") == "2027-04-09"
 

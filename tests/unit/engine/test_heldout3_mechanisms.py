@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from orchestrator.engine.catalog.spec_io import load_catalog
-from orchestrator.engine.planning.planner import Planner
-
-from .dialogue_helpers import Talk, dialogue_catalog
+from .dialogue_helpers import Talk, dialogue_catalog, talk_on
 from .test_heldout2_mechanisms import LOAN_CONSENT, VAN_HIRE
 
 
@@ -25,8 +22,7 @@ def test_a_date_that_words_name_for_two_elements_goes_to_the_one_the_request_nee
 
 
 def test_a_range_answering_its_first_day_gives_both_days():
-    spec = load_catalog(VAN_HIRE, filename="vans.yaml")
-    vans = Talk(spec, Planner.for_spec(spec))
+    vans = talk_on(VAN_HIRE)
     vans.say("I need a van")
     assert vans.replies[-1].element == "first_day"
     vans.say("from 2 April 2027 to 9 April 2027")

@@ -7,13 +7,12 @@ import pytest
 
 from orchestrator.engine.catalog.spec import Element
 from orchestrator.engine.catalog.spec_io import load_catalog
-from orchestrator.engine.planning.planner import Planner
 from orchestrator.engine.runtime.dialogue.reading import corrects, corrects_only_what_it_names
 from orchestrator.engine.runtime.nlu import answer_value, extract_value
 from orchestrator.engine.runtime.polarity import yes_no
 from orchestrator.engine.runtime.text import tokens
 
-from .dialogue_helpers import Talk, dialogue_catalog
+from .dialogue_helpers import Talk, dialogue_catalog, talk_on
 from .test_heldout2_mechanisms import LOAN_CONSENT
 
 WEIGHT = Element(name="weight", format="number:1..30", description="the weight in kilograms")
@@ -110,8 +109,7 @@ intents:
 
 def test_a_range_goes_to_the_days_most_said_to_start_and_end():
     """ "the day your break from studies ends" has "from", a start word, in it; "your last day" ends."""
-    spec = load_catalog(BREAKS, filename="breaks.yaml")
-    talk = Talk(spec, Planner.for_spec(spec))
+    talk = talk_on(BREAKS)
     talk.say("I'd like to suspend my studies from 1 Sept 2027 to 31 Jan 2028")
     assert talk.state.value("break_start") == "2027-09-01" and talk.state.value("break_end") == "2028-01-31"
 
