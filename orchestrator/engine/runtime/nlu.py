@@ -275,7 +275,7 @@ def extract_values(spec: CatalogSpec, utterance: str, skip: Iterable[str] = (), 
         if len(free) > 1 and needed is not None:
             wanted = set(needed())
             free = [n for n in free if n in wanted]
-        if len(free) == 1 and _may_guess(spec.element(free[0]), value):
+        if len(free) == 1 and _may_guess(spec.element(free[0]), value, utterance):
             values[free[0]] = value
     return values
 
@@ -339,15 +339,18 @@ def _description_words(element: Element) -> set[str]:
     return set(TOKEN.findall(f"{element.description} {element.name.replace('_', ' ')}".lower()))
 
 
-def _may_guess(element: Element, value: str) -> bool:
+INTERNATIONALLY = re.compile(r"(?<![\w+])(?:\+|00)\d")  # a number written with its country's prefix
+
+
+def _may_guess(element: Element, value: str, said: str = "") -> bool:
     """May an unnamed value go to `element` because it fits nothing else? Not a loose pattern's fit
     that does not look like a code (a postcode's pattern fits "I need"), nor a sensitive value that
     is not a code ("dropping since Monday" is no date of birth)."""
     pattern = parse_format(element.format).is_regex
     if kind_of(element.format) == "number":  # a bare number says nothing of what it counts: "add 2 bags" names it
         return False
-    if kind_of(element.format) == "phone":  # "+44 7700 900456" is one; a string of digits ("ref 20240315") is not
-        return dialable(value)
+    if kind_of(element.format) == "phone":  # "+44 7700 900456" is one; "my order reference is 6468324410" is not
+        return dialable(value) and bool(INTERNATIONALLY.search(said))
     if element.sensitive and not pattern:  # a date, an amount: too plain to be taken as a birth date
         return False
     return not pattern or _looks_like_code(value)

@@ -83,3 +83,11 @@ def test_an_answer_from_the_second_set_is_read_right_or_not_at_all(fmt, said, va
 
 def test_a_day_ruled_out_is_not_the_one_read():
     assert _date("not Monday, Wednesday", today=date(2027, 12, 28)) == "2027-12-29"
+
+
+def test_digits_said_unasked_are_a_phone_only_when_written_with_a_country_prefix():
+    spec = CatalogSpec.model_validate({
+        "catalog": "calls", "elements": [{"name": "phone", "format": "phone", "description": "your phone"}],
+        "skills": [], "intents": []})
+    assert extract_values(spec, "my order reference is 6468324410") == {}  # the second set's misread
+    assert extract_values(spec, "reach me at 0044 7700 900456") == {"phone": "+447700900456"}
