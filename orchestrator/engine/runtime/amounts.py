@@ -9,7 +9,7 @@ from functools import lru_cache
 
 import number_parser
 
-from .dates import CALENDAR_DATE, ISO_DATE, NUMERIC_DATE
+from .dates import CALENDAR_DATE, DATE_IN_FIGURES
 
 MONEY = re.compile(r"(?<![\w.])\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s?(k|m|thousand|grand|million)?\b", re.I)
 # A number on its own or with its unit glued on ("2kg"), never a part of a date or a code ("2027-01-19",
@@ -18,7 +18,7 @@ NUMBER = re.compile(r"(?<![\w.])(?<!\d[-/])-?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:
                     r"(?=(?:kgs?|g|lbs?|km|cm|mm|m|ml|l)\b|(?!\w|[-/.]\d))", re.I)
 CURRENCY_MARK = re.compile(r"[$€£]")
 # a day of a named month or a date in figures: its numbers count nothing
-DATE_SAID = re.compile("|".join(p.pattern for p in (CALENDAR_DATE, NUMERIC_DATE, ISO_DATE)), re.I)
+DATE_SAID = re.compile(f"{CALENDAR_DATE.pattern}|{DATE_IN_FIGURES.pattern}", re.I)
 
 
 MULTIPLIERS = {"k": 1_000, "thousand": 1_000, "grand": 1_000, "m": 1_000_000, "million": 1_000_000}
@@ -49,16 +49,17 @@ def _two_amounts(utterance: str) -> bool:
 
 def _money(utterance: str, need_unit: bool) -> str | None:
     # Unasked, a bare number is not money: "123-45-6789" is no loan amount.
-    said_currency = CURRENCY.search(utterance) or SCALED.search(utterance)
+    currency = bool(CURRENCY.search(utterance))
+    said_currency = currency or bool(SCALED.search(utterance))
     if need_unit and not said_currency:
         return None
-    if COUNTED.search(utterance) and not CURRENCY.search(utterance):
+    if COUNTED.search(utterance) and not currency:
         return None
     # Without a currency, only an answer that is an amount and nothing else: "10 kg", "12/03/2027",
     # "call 212 736 9100", "flat 4, 22 Baker Street" hold numbers that are no money.
     if not said_currency and not BARE_AMOUNT.fullmatch(utterance.strip()):
         return None
-    if AMBIGUOUS_THOUSANDS.search(utterance) and not CURRENCY.search(utterance):
+    if AMBIGUOUS_THOUSANDS.search(utterance) and not currency:
         return None  # "19.999": nineteen thousand or nineteen and a bit; asked again
     continental = CONTINENTAL.search(utterance)
     if continental:

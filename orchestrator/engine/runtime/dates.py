@@ -117,6 +117,8 @@ TWO_DAYS = re.compile(rf"\b{_DAY}\s+or\s+(?:the\s+)?{_DAY}\b", re.I)
 
 # "3/4/1988", "13.04.88", "03-04-1988" (with a dash only with the century: "12-04-88" may be a sort code)
 NUMERIC_DATE = re.compile(r"\b(\d{1,2})([/.])(\d{1,2})\2(\d{4}|\d{2})\b|\b(\d{1,2})(-)(\d{1,2})-(\d{4})\b")
+# A date in figures, either way round or ISO: its digits are no phone number and no count.
+DATE_IN_FIGURES = re.compile(f"{NUMERIC_DATE.pattern}|{ISO_DATE.pattern}")
 
 
 def _numeric_parts(match: re.Match[str], past: bool = False) -> tuple[int, int, int]:

@@ -22,7 +22,7 @@ from .amounts import MULTIPLIERS as MULTIPLIERS  # amounts live in amounts.py; i
 from .amounts import _count, _in_digits, _money, _two_amounts
 from .dates import _date as _date  # dates and patterns live in their own modules; importable from here too
 from .dates import ambiguous_date as ambiguous_date
-from .patterns import _enum, _looks_like_code, _phone, _regex, dialable
+from .patterns import WRITTEN_INTERNATIONALLY, _enum, _looks_like_code, _phone, _regex, dialable
 from .patterns import _linear as _linear
 from .patterns import spoken_option as spoken_option
 from .text import STOPWORDS as STOPWORDS  # words live in text.py; importable from here too
@@ -339,9 +339,6 @@ def _description_words(element: Element) -> set[str]:
     return set(TOKEN.findall(f"{element.description} {element.name.replace('_', ' ')}".lower()))
 
 
-INTERNATIONALLY = re.compile(r"(?<![\w+])(?:\+|00)\d")  # a number written with its country's prefix
-
-
 def _may_guess(element: Element, value: str, said: str = "") -> bool:
     """May an unnamed value go to `element` because it fits nothing else? Not a loose pattern's fit
     that does not look like a code (a postcode's pattern fits "I need"), nor a sensitive value that
@@ -350,7 +347,7 @@ def _may_guess(element: Element, value: str, said: str = "") -> bool:
     if kind_of(element.format) == "number":  # a bare number says nothing of what it counts: "add 2 bags" names it
         return False
     if kind_of(element.format) == "phone":  # "+44 7700 900456" is one; "my order reference is 6468324410" is not
-        return dialable(value) and bool(INTERNATIONALLY.search(said))
+        return dialable(value) and bool(WRITTEN_INTERNATIONALLY.search(said))
     if element.sensitive and not pattern:  # a date, an amount: too plain to be taken as a birth date
         return False
     return not pattern or _looks_like_code(value)

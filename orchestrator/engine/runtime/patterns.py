@@ -11,6 +11,7 @@ import phonenumbers
 import re2
 from rapidfuzz import fuzz
 
+from .dates import DATE_IN_FIGURES
 from .text import TOKEN, singular
 
 DEFAULT_REGION = "US"  # for numbers written without a country code
@@ -117,7 +118,8 @@ def dialable(value: str) -> bool:
 
 
 INTERNATIONAL_00 = re.compile(r"(?<![\d+])00(?=[1-9]\d)")
-DATE_IN_FIGURES = re.compile(r"\d{1,2}([./-])\d{1,2}\1(?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2}")
+# "+44 ..." or "0044 ...": a number written with its country's prefix
+WRITTEN_INTERNATIONALLY = re.compile(r"(?<![\w+])(?:\+|00)[1-9]")
 
 
 def _looks_like_code(value: str) -> bool:
