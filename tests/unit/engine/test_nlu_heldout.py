@@ -95,3 +95,20 @@ def test_the_sixth_held_out_set_is_on_catalogs_no_other_set_saw():
     for other in ("nlu_dev.yaml", "nlu_heldout.yaml", "nlu_heldout2.yaml", "nlu_heldout3.yaml", "nlu_heldout4.yaml",
                   "nlu_heldout5.yaml"):
         assert set(sixth).isdisjoint(yaml.safe_load((DATA / other).read_text())), other
+
+
+def test_the_seventh_held_out_set_is_on_new_catalogs_and_mostly_shares_no_content_word():
+    # Written blind (2026-11-26): about four phrasings per intent may reuse domain words, at least six may not.
+    seventh = yaml.safe_load((DATA / "nlu_heldout7.yaml").read_text())
+    assert set(seventh) == {"gardencentre", "cinema"}
+    for other in ("nlu_dev.yaml", *(f"nlu_heldout{n}.yaml" for n in ("", 2, 3, 4, 5, 6))):
+        assert set(seventh).isdisjoint(yaml.safe_load((DATA / other).read_text())), other
+    for catalog, held_out in seventh.items():
+        spec = load_catalog((DATA / f"{catalog}.yaml").read_text(), filename=f"{catalog}.yaml")
+        assert set(held_out) == {intent.name for intent in spec.intents} | {"none"}
+        for intent in spec.intents:
+            example_words = set().union(*(words(e) for e in intent.examples))
+            phrasings = held_out[intent.name]
+            assert len(phrasings) == 10
+            assert sum(not words(p) & example_words for p in phrasings) >= 6, intent.name
+        assert len(held_out["none"]) == 10
