@@ -23,7 +23,7 @@ towards fixed thresholds (the refuse threshold too: added after a first run on t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -33,10 +33,9 @@ WRONG_STARTS = 0.01  # of the left-out phrases: started as another intent
 OOS_STARTS = 0.02  # of the out-of-scope requests: started as anything
 OOS_LET_THROUGH = 0.05  # of the out-of-scope requests: not refused outright (asked about, at most)
 IN_REFUSED = 0.05  # of the left-out phrases: refused outright, at most
-# A small catalog says little about itself: its fitted thresholds are drawn towards the fixed ones
-# (chosen on bench/data/nlu_dev.yaml) in proportion to how few phrases it has; at PRIOR phrases, half way.
+# A small catalog says little about itself: its fitted thresholds are drawn towards fixed ones in
+# proportion to how few phrases it has; at PRIOR phrases, half way.
 PRIOR = 200
-PRIOR_REFUSE, PRIOR_START, PRIOR_MARGIN = 0.28, 0.26, 0.16
 MAX_QUERIES = 1500  # left-out phrases matched at most (evenly spread): a big catalog fits in a second
 REFUSE_RANGE = (0.15, 0.6)
 START_RANGE = (0.2, 0.85)
@@ -54,6 +53,15 @@ class Calibration:
     margin: float
     basis: str = "fixed"
 
+    def drawn(self, fitted: Calibration, trust: float) -> Calibration:
+        """`fitted` drawn towards these thresholds, keeping `trust` of its own (the start never below
+        the refuse threshold)."""
+        refuse = trust * fitted.floor + (1 - trust) * self.floor
+        start = max(refuse, trust * fitted.sure + (1 - trust) * self.sure)
+        margin = trust * fitted.margin + (1 - trust) * self.margin
+        return Calibration(floor=round(refuse, 3), sure=round(start, 3), margin=round(margin, 3),
+                           basis=fitted.basis)
+
     @property
     def refuse(self) -> float:
         return self.floor
@@ -61,6 +69,13 @@ class Calibration:
     @property
     def start(self) -> float:
         return self.sure
+
+
+# The fixed thresholds: on sentence vectors alone (chosen on bench/data/nlu_dev.yaml), and on the sentence
+# vectors beside their layer-3 means (`semantic.match_vectors`, chosen on bench/data/nlu_dev2.yaml and on
+# CLINC150's validation split cut into its ten domains; see README's "How recognition decides").
+SENTENCE_PRIOR = Calibration(floor=0.28, sure=0.26, margin=0.16, basis="fixed")
+JOINT_PRIOR = Calibration(floor=0.38, sure=0.44, margin=0.12, basis="fixed")
 
 
 def out_of_scope_phrases() -> list[str]:
@@ -119,17 +134,18 @@ def starts(f: Features, refuse: float, start: float, margin: float) -> np.ndarra
 
 
 def fit(matrix: np.ndarray, weights: np.ndarray, owners: np.ndarray, members: list[np.ndarray],
-        texts: list[str], temperature: float, out_of_scope: np.ndarray) -> Calibration:
+        texts: list[str], temperature: float, out_of_scope: np.ndarray,
+        prior: Calibration = SENTENCE_PRIOR) -> Calibration:
     """The catalog's thresholds from its phrase embeddings (`matrix`, unit rows), their weights, which
     intent owns each (`owners`), the phrases as embedded (`texts`: exact copies are left out together)
-    and the out-of-scope phrases' embeddings."""
+    and the out-of-scope phrases' embeddings; drawn towards `prior` the fewer phrases it has."""
     n = matrix.shape[0]
     queries = np.arange(n) if n <= MAX_QUERIES else np.linspace(0, n - 1, MAX_QUERIES).astype(int)
     # A left-out phrase must have something left in its intent, else it tells nothing about matching.
     left = np.array([sum(t != texts[q] for t in (texts[j] for j in members[owners[q]])) > 0 for q in queries])
     queries = queries[left]
     if len(members) < 2 or queries.size < 4:
-        return Calibration(floor=0.28, sure=0.26, margin=0.16, basis="fixed (too few phrases to fit)")
+        return replace(prior, basis="fixed (too few phrases to fit)")
     groups: dict[str, list[int]] = {}
     for index, text in enumerate(texts):
         groups.setdefault(text, []).append(index)
@@ -144,13 +160,10 @@ def fit(matrix: np.ndarray, weights: np.ndarray, owners: np.ndarray, members: li
     outside = Features(*(getattr(outside, name)[kept] for name in ("s1", "f1", "s2", "f2", "top")))
     refuse = _refuse(inside.f1, outside.f1)
     start, margin = _start(inside, right, outside, refuse)
-    trust = queries.size / (queries.size + PRIOR)
-    refuse = trust * refuse + (1 - trust) * PRIOR_REFUSE
-    start = max(refuse, trust * start + (1 - trust) * PRIOR_START)
-    margin = round(trust * margin + (1 - trust) * PRIOR_MARGIN, 3)
-    return Calibration(floor=round(refuse, 3), sure=round(start, 3), margin=margin,
-                       basis=f"fitted on {queries.size} of its own phrases left out in turn and "
-                             f"{int(kept.sum())} out-of-scope requests")
+    fitted = Calibration(floor=refuse, sure=start, margin=margin,
+                         basis=f"fitted on {queries.size} of its own phrases left out in turn and "
+                               f"{int(kept.sum())} out-of-scope requests")
+    return prior.drawn(fitted, trust=queries.size / (queries.size + PRIOR))
 
 
 def _refuse(inside: np.ndarray, outside: np.ndarray) -> float:

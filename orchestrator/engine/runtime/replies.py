@@ -139,7 +139,7 @@ class Wording:
         what = [self._intent_phrase(name) for name in intents]
         if len(what) == 1:
             return f"Do you want to {what[0]}?"
-        return f"Did you mean to {what[0]}, or to {what[1]}?"
+        return f"Did you mean to {', to '.join(what[:-1])}, or to {what[-1]}?"
 
     def _intent_phrase(self, name: str) -> str:
         intent = next((i for i in self.spec.intents if i.name == name), None)

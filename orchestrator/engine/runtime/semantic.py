@@ -19,6 +19,7 @@ import importlib.util
 import logging
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Protocol
 
 import numpy as np
@@ -49,6 +50,7 @@ FILLER = frozenset(
 READOUT_MIN_EXAMPLES = 5
 RANK_TEMPERATURE = 0.05  # the pooled score's weight against the readout's log-probability, in ranking
 LEXICAL_WEIGHT = 0.5  # the lexical readout's log-probability counts this many times in ranking
+SIMILARITY_LAYER = 1  # which of a layered embedder's inner means similarity reads beside the sentence vector
 
 
 class Embedder(Protocol):
@@ -166,7 +168,8 @@ class SemanticClassifier:
         self.phrases = [p[2] for p in phrases]
         self.embedded = embedded
         self.from_example = [p[3] for p in phrases]
-        self.matrix, inner = self._embed(embedded) if phrases else (np.zeros((0, 1), dtype=np.float32), None)
+        vectors, inner = self._embed(embedded) if phrases else (np.zeros((0, 1), dtype=np.float32), None)
+        self.matrix = match_vectors(vectors, inner)
         # An intent's phrases are contiguous: where each non-empty one starts, for pooling in one pass.
         self.counts = np.bincount(self.owners, minlength=len(self.intents))
         self.present = np.flatnonzero(self.counts)
@@ -176,7 +179,7 @@ class SemanticClassifier:
         if len(self.present) >= 2 and examples_seen >= READOUT_MIN_EXAMPLES * len(self.intents):
             self.lexicon = Lexicon(embedded)
             with one_blas_thread():
-                self.readout = fit_readout(readout_input(self.matrix, inner), self.owners, self.weights,
+                self.readout = fit_readout(readout_input(vectors, inner), self.owners, self.weights,
                                            len(self.intents))
                 self.lexical = fit_readout(self.lexicon.matrix(embedded), self.owners, self.weights,
                                            len(self.intents), scale=readouts.LEXICAL_SCALE)
@@ -186,8 +189,7 @@ class SemanticClassifier:
             return []
         text = self.repair(normalise(utterance))
         vectors, inner = self._embed([text])
-        vector = vectors[0]
-        pooled, closest = self._scores(self._similarity(utterance, vector))
+        pooled, closest = self._scores(self._similarity(utterance, match_vectors(vectors, inner)[0]))
         guesses = [IntentGuess(intent, _unit(float(score)), _unit(float(best)))
                    for intent, score, best in zip(self.intents, pooled, closest, strict=True)]
         if self.readout is None:
@@ -220,11 +222,11 @@ class SemanticClassifier:
         """This catalog's start, ask and refuse thresholds (`calibration.py`), from its own phrases left
         out in turn and the shipped out-of-scope requests, read as a user's message would be."""
         if not self.intents or not self.matrix.shape[0]:
-            return Calibration(floor=0.28, sure=0.26, margin=0.16, basis="fixed (no phrases)")
-        outside = self.embed([self.repair(normalise(p)) for p in out_of_scope_phrases()])
+            return replace(self.prior, basis="fixed (no phrases)")
+        outside = match_vectors(*self._embed([self.repair(normalise(p)) for p in out_of_scope_phrases()]))
         with one_blas_thread():
             return calibration.fit(self.matrix, self.weights, self.owners, self.members, self.embedded,
-                                   self.temperature, outside)
+                                   self.temperature, outside, prior=self.prior)
 
     def _embed(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray | None]:
         """The texts' sentence vectors, and their inner means where the embedder gives them."""
@@ -232,7 +234,14 @@ class SemanticClassifier:
         return layered(texts) if layered is not None else (self.embed(texts), None)
 
     def _vector(self, utterance: str) -> np.ndarray:
-        return self.embed([self.repair(normalise(utterance))])[0]
+        return match_vectors(*self._embed([self.repair(normalise(utterance))]))[0]
+
+    @property
+    def prior(self) -> Calibration:
+        """The thresholds a catalog with few phrases is drawn towards: similarities run higher where they
+        include the layer-3 means (`match_vectors`) than on sentence vectors alone."""
+        layered = getattr(self.embed, "with_layer", None) is not None
+        return calibration.JOINT_PRIOR if layered else calibration.SENTENCE_PRIOR
 
     def _similarity(self, utterance: str, vector: np.ndarray | None = None) -> np.ndarray:
         vector = self._vector(utterance) if vector is None else vector
@@ -255,6 +264,21 @@ class SemanticClassifier:
         spread = np.exp((similarity - closest[self.owners]) / t)
         pooled[self.present] = best + t * np.log(np.add.reduceat(spread, self.starts) / self.counts[self.present])
         return pooled, closest
+
+
+def match_vectors(vectors: np.ndarray, inner: np.ndarray | None) -> np.ndarray:
+    """What similarity is measured on: the sentence vectors alone, or, where the embedder gives inner
+    means, each sentence vector beside its text's layer-3 mean (`SIMILARITY_LAYER`), at unit length, so
+    that the cosine of two texts is the mean of their two cosines. The last layer is trained to say two
+    whole sentences mean alike; layer 3 still reads which words they use, and a situation described in
+    other words ("the novels are due back tomorrow") shares more of them with the request's own phrases
+    than the sentence vectors show. (Chosen on development sets only: bench/data/nlu_dev2.yaml, 470
+    phrasings on ten catalogs, top-1 76.8 -> 80.4%, and CLINC150's validation split cut into its ten
+    domains at 4 examples per intent, 86.3 -> 88.4%; layers 5, 4, 2, 1, 0 or two of them gained less.)"""
+    if inner is None:
+        return vectors
+    joined = np.concatenate([vectors, inner[:, SIMILARITY_LAYER]], axis=1) / np.sqrt(2.0)
+    return joined.astype(np.float32)
 
 
 _blas: ThreadpoolController | None = None

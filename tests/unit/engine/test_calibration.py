@@ -116,5 +116,6 @@ def test_a_small_catalogs_thresholds_are_drawn_towards_the_fixed_ones(monkeypatc
     alone, _ = _toy(*_two_intents())
     monkeypatch.setattr(calibration, "PRIOR", 200)
     drawn, _ = _toy(*_two_intents())  # 24 phrases: about a tenth its own
-    assert abs(drawn.floor - calibration.PRIOR_REFUSE) < abs(alone.floor - calibration.PRIOR_REFUSE)
-    assert abs(drawn.margin - calibration.PRIOR_MARGIN) <= abs(alone.margin - calibration.PRIOR_MARGIN)
+    prior = calibration.SENTENCE_PRIOR
+    assert abs(drawn.floor - prior.floor) < abs(alone.floor - prior.floor)
+    assert abs(drawn.margin - prior.margin) <= abs(alone.margin - prior.margin)

@@ -440,7 +440,7 @@ def test_s3_refuses_a_volunteered_value_outside_the_format_too():
 
 def test_no_to_did_you_mean_gets_one_answer_and_the_next_request_starts(bank):
     offer = bank.say("a card")
-    assert offer[-1].data["choices"] == ["check_card_status", "apply_credit_card"]
+    assert sorted(offer[-1].data["choices"]) == ["apply_credit_card", "check_card_status"]
     replies = bank.say("no")
     assert len(replies) == 1 and replies[0].mark is None  # not also "Sorry, I did not understand"
     assert bank.say("I need a loan")[0].goal == "apply_loan"
@@ -454,7 +454,7 @@ def test_no_with_a_request_at_did_you_mean_starts_that_request(bank):
 def test_a_value_at_did_you_mean_is_kept_and_the_question_stays(bank):
     bank.say("a card")
     replies = bank.say("ada@example.com")
-    assert replies[-1].kind == "question" and replies[-1].data["choices"] == ["check_card_status", "apply_credit_card"]
+    assert replies[-1].kind == "question" and sorted(replies[-1].data["choices"]) == ["apply_credit_card", "check_card_status"]
     assert bank.state.value("email") == "ada@example.com"
     assert any(r.goal == "apply_credit_card" for r in bank.say("a new credit card"))
 
@@ -471,4 +471,4 @@ def test_yes_to_a_choice_of_two_asks_which_one_again(bank):
     bank.say("a card")
     replies = bank.say("yes")
     assert len(replies) == 1 and replies[0].kind == "question" and replies[0].mark is None
-    assert replies[0].data["choices"] == ["check_card_status", "apply_credit_card"]
+    assert sorted(replies[0].data["choices"]) == ["apply_credit_card", "check_card_status"]

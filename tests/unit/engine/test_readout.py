@@ -103,10 +103,10 @@ def test_the_vector_readout_reads_the_inner_means_instead_of_the_sentence_vector
     plain.fit(CARDS)
     assert layered.readout is not None and plain.readout is not None
     assert layered.readout[0].shape == (512, 2) and plain.readout[0].shape == (256, 2)
-    # the pooled scores (and so the calibration) stay on the sentence vectors
-    assert layered.matrix.shape == plain.matrix.shape == (10, 256)
-    assert np.allclose(layered.matrix, plain.matrix)
-    assert {g.intent: g.score for g in layered.rank("xyz")} == {g.intent: g.score for g in plain.rank("xyz")}
+    # similarity reads each sentence vector beside its layer-3 mean (the second), at unit length
+    vectors, inner = layered.embed.with_layer(layered.embedded)
+    assert np.allclose(layered.matrix, np.hstack([plain.matrix, inner[:, 1]]) / np.sqrt(2))
+    assert np.allclose(np.linalg.norm(layered.matrix, axis=1), 1.0)
     embedder = layered.embed
     weights, biases = layered.readout
     features = readout_input(*embedder.with_layer(["it arrived"]))[0]
@@ -140,3 +140,17 @@ def test_an_intent_ranked_first_over_one_that_scores_higher_is_asked_about_never
     matcher = IntentMatcher(banking, Ranked())
     decision = matcher.decide("something")
     assert decision.kind == "ambiguous" and decision.alternatives == ("a", "c")
+
+
+def test_similarity_reads_the_layer_3_means_beside_the_sentence_vectors():
+    """Two examples an intent: no readout; the ranking is the pooled similarity alone, and only layer 3
+    tells "arrive" from "deliver" (the sentence vectors are noise)."""
+    few = {intent: phrases[:2] for intent, phrases in CARDS.items()}
+    layered = SemanticClassifier(LayeredVectors())
+    layered.fit(few)
+    assert layered.readout is None
+    assert layered.rank("it arrived this morning")[0].intent == "card_arrival"
+    assert layered.rank("will it be delivered soon")[0].intent == "card_delivery_estimate"
+    plain = SemanticClassifier(RandomVectors())
+    plain.fit(few)
+    assert plain.matrix.shape == (4, 256)  # without inner means: the sentence vectors alone

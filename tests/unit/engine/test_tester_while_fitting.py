@@ -9,7 +9,7 @@ import time
 import pytest
 
 from orchestrator.engine.runtime import intents
-from orchestrator.engine.runtime.intents import CALIBRATION, IntentMatcher
+from orchestrator.engine.runtime.intents import IntentMatcher, fixed_calibration
 from orchestrator.engine.runtime.semantic import SemanticClassifier
 
 
@@ -46,7 +46,7 @@ def test_the_tester_answers_with_the_fixed_thresholds_then_the_catalogs_own(bank
     began = time.monotonic()
     matcher = IntentMatcher(banking, wait=0.2)
     assert time.monotonic() - began < 10  # it did not wait for the thresholds
-    assert matcher.calibration == CALIBRATION["SemanticClassifier"]
+    assert matcher.calibration == fixed_calibration(matcher.classifier)
     assert "being fitted" in matcher.provisional and "fixed default thresholds" in matcher.provisional
     assert matcher.decide("I need a loan").kind == "intent"  # it decides meanwhile
     slow_fit.set()

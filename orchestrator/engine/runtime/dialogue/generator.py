@@ -220,14 +220,14 @@ class RuleCommandGenerator:
     # --- "did you mean A or B?" -----------------------------------------------------------------
     def _choice(self, text: str, act: str | None, frame: ChoiceFrame, context: Context) -> list[Command]:
         choices = frame.choices
-        if reading.says_both(text) and len(choices) > 1:
+        if reading.says_both(text) and len(choices) == 2:
             return [ChooseOption(tuple(choices))]
         if reading.says_neither(text) or act == "no":
             return [Deny()]
         if act == "yes" and len(choices) == 1:
             return [ChooseOption((choices[0],))]
         lowered = text.lower()
-        picked = [c for i, c in enumerate(choices) if i < 2 and ("first", "second")[i] in lowered]
+        picked = [c for i, c in enumerate(choices) if i < 3 and ("first", "second", "third")[i] in lowered]
         if picked:
             return [ChooseOption((picked[0],))]
         ranked = context.rank(text)
