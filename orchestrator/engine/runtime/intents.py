@@ -19,6 +19,7 @@ from typing import Literal
 
 from ..catalog.spec import CatalogSpec
 from .calibration import Calibration
+from .dates import CALENDAR_DATE, DATE_IN_FIGURES
 from .nlu import CLAUSE, IntentClassifier, IntentGuess, TfidfClassifier
 from .text import normalise
 
@@ -26,6 +27,7 @@ log = logging.getLogger(__name__)
 
 VALUES = re.compile(r"\S+@\S+|https?://\S+|[\w-]*\d[\w-]*")  # e-mail addresses, links, codes and numbers
 WORDS = re.compile(r"[^\W\d_]{2,}")
+DATE_VALUES = re.compile(f"{CALENDAR_DATE.pattern}|{DATE_IN_FIGURES.pattern}", re.I)  # "12 July 2027", "12/07/2027"
 
 
 
@@ -33,7 +35,7 @@ WORDS = re.compile(r"[^\W\d_]{2,}")
 # cancel anything, I've moved flats", "nothing wrong with my payslip, I want my wages paid elsewhere". It
 # shares its words with the request turned down, and an embedding reads them, not the "not". (Matched on
 # the normalised clause: contractions spelt out.)
-NOT_THIS = re.compile(r"^(?:(?:well|ok|okay|so|oh|no) )?(?:not|nope|no|nothing (?:wrong|the matter) with"
+NOT_THIS = re.compile(r"^(?:no|nope)$|^(?:(?:well|ok|okay|so|oh|no) )?(?:not|nothing (?:wrong|the matter) with"
                       r"|(?:i|we) (?:do|did) not (?:want|need|mean)|do not (?:want|need)|(?:i am|we are) not"
                       r"|(?:please )?do not \w+ (?:anything|it|that))\b")
 
@@ -48,7 +50,11 @@ def request_text(text: str) -> str:
     # be the request itself ("book a flight to Paris on 2026-12-01").
     asking = [c for c in clauses if (not VALUES.search(c) or len(WORDS.findall(VALUES.sub(" ", c))) > 4)
               and not NOT_THIS.match(normalise(c))]
-    return ", ".join(asking) if asking and len(asking) < len(clauses) else text
+    request = ", ".join(asking) if asking and len(asking) < len(clauses) else text
+    # The dates in a request say nothing of which one it is ("hire a van from 10 July 2027 to 12 July 2027"),
+    # and their tokens can outnumber its words: left out, when words remain.
+    bare = " ".join(DATE_VALUES.sub(" ", request).split())
+    return bare if WORDS.search(bare) else request
 
 
 def _fit(guess: IntentGuess) -> float:

@@ -122,8 +122,14 @@ def test_another_request_while_choosing_is_that_request(banking, banking_planner
         ("my laptop is broken, my employee id is E12345 and my email is ann@corp.example", "my laptop is broken"),
         ("I want a loan, my income is $90,000", "I want a loan"),
         ("status of CC-104233", "status of CC-104233"),  # only a value clause: kept whole
-        ("book a flight to Paris on 2026-12-01, I need a window seat",  # a long clause is a request
-         "book a flight to Paris on 2026-12-01, I need a window seat"),
+        ("book a flight to Paris on 2026-12-01, I need a window seat",  # a long clause is a request, less its date
+         "book a flight to Paris on , I need a window seat"),
+        ("hire a van from 10 July 2027 to 12 July 2027", "hire a van from to"),
+        ("I don't want time off, I want a place on the excel course", "I want a place on the excel course"),
+        ("not renewing, I'd like to be first in line for it", "I'd like to be first in line for it"),
+        ("no power when I press it, the light is off", "no power when I press it, the light is off"),  # not a no
+        ("no, I need a loan", "I need a loan"),
+        ("I do not want a loan", "I do not want a loan"),  # nothing else asked: kept whole
     ],
 )
 def test_short_clauses_that_give_a_value_do_not_decide_the_request(text, asking):

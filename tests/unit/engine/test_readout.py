@@ -7,10 +7,12 @@ import zlib
 
 import numpy as np
 
+from orchestrator.engine.runtime.calibration import out_of_scope_phrases
 from orchestrator.engine.runtime.intents import IntentMatcher
 from orchestrator.engine.runtime.nlu import IntentGuess
 from orchestrator.engine.runtime.readouts import Lexicon, fit_readout, readout_input
 from orchestrator.engine.runtime.semantic import READOUT_MIN_EXAMPLES, SemanticClassifier
+from orchestrator.engine.runtime.text import normalise
 
 
 def test_the_readout_learns_the_direction_that_tells_intents_apart():
@@ -104,9 +106,13 @@ def test_the_vector_readout_reads_the_inner_means_instead_of_the_sentence_vector
     assert layered.readout is not None and plain.readout is not None
     assert layered.readout[0].shape == (512, 2) and plain.readout[0].shape == (256, 2)
     # similarity reads each sentence vector beside its layer-3 mean (the second), at unit length
+    # less the mean of everyday requests' layer-3 vectors
     vectors, inner = layered.embed.with_layer(layered.embedded)
-    assert np.allclose(layered.matrix, np.hstack([plain.matrix, inner[:, 1]]) / np.sqrt(2))
-    assert np.allclose(np.linalg.norm(layered.matrix, axis=1), 1.0)
+    _, everyday = layered.embed.with_layer([normalise(p) for p in out_of_scope_phrases()])
+    assert np.allclose(layered.centre, everyday[:, 1].mean(axis=0))
+    layer = inner[:, 1] - layered.centre
+    layer /= np.maximum(np.linalg.norm(layer, axis=1, keepdims=True), 1e-9)
+    assert np.allclose(layered.matrix, np.hstack([plain.matrix, layer]) / np.sqrt(2), atol=1e-6)
     embedder = layered.embed
     weights, biases = layered.readout
     features = readout_input(*embedder.with_layer(["it arrived"]))[0]

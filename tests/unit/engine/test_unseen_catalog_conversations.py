@@ -124,7 +124,7 @@ def banking_talk(banking, banking_planner):
 
 def test_a_value_given_instead_of_the_answer_is_noted_and_replaces_a_skills(banking_talk):
     # asked for the SSN, the user states an income; the customer lookup had found another one
-    state, replies = talk(banking_talk, "hi, I'm thinking of borrowing 15k to redo my kitchen", "ada@example.com",
+    state, replies = talk(banking_talk, "hi, I'd like a 15k loan to redo my kitchen", "ada@example.com",
                           "I make about 70 grand a year")
     assert [r.text for r in replies] == ["Noted: your yearly income (instead of what lookup customer gave).",
                                          "What is your social security number?"]

@@ -67,7 +67,7 @@ def test_the_replies_that_take_up_an_intent_are_marked_started_and_nothing_else_
 
 
 def test_a_pick_and_a_request_not_understood_are_learned_whatever_the_replies_say(chat, banking_spec):
-    chat.say("a card")
+    second = chat.say("a card")[-1].data["choices"][1]
     assert chat.say("the second")[0].mark == "started"
     chat.say("stop")
     chat.say("blorp wug")  # not understood, then a request that starts
@@ -76,14 +76,14 @@ def test_a_pick_and_a_request_not_understood_are_learned_whatever_the_replies_sa
     reworded = chat.transcript({"started": "OK, applying for it.", "not_understood": "Hmm, that went past me."})
     assert not any(line["text"].startswith(("Sure", "Sorry")) for line in reworded if line["mark"])
     seen = from_trace("c", [], reworded)
-    assert seen.openings == [Opening("c", "a card", "apply_credit_card", "picked"),
+    assert seen.openings == [Opening("c", "a card", second, "picked"),
                              Opening("c", "blorp wug", "apply_loan", "unheard")]
-    assert seen.started == ["apply_credit_card", "apply_loan"]
+    assert seen.started == [second, "apply_loan"]
     assert from_trace("c", [], chat.transcript()).openings == seen.openings  # the engine's own words: the same
     copies = [from_trace(f"c{i}", [], reworded) for i in range(2)]
     examples = {(r.change["intent"], r.change["value"]) for r in learn(banking_spec, copies)
                 if r.kind is Kind.INTENT_EXAMPLE}
-    assert ("apply_credit_card", "a card") in examples
+    assert (second, "a card") in examples
 
 
 def test_a_reply_worded_like_a_start_but_not_marked_starts_nothing():

@@ -174,6 +174,10 @@ class Applier:
             self.remember(state, [c for c in commands if isinstance(c, SetSlot)])
             self._request(state, start, log)
             return "a request in the middle of another"
+        ambiguous = next((c for c in commands if isinstance(c, Ambiguous)), None)
+        if ambiguous is not None:  # "no, I need it in a report": another request, asked about; not the answer
+            self._ask_choice(state, list(ambiguous.options), log)
+            return None
         if any(isinstance(c, CannotAnswer) for c in commands):
             state.pending = None
             state.fail(ASK, element, limit=1)
