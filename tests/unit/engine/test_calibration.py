@@ -119,3 +119,15 @@ def test_a_small_catalogs_thresholds_are_drawn_towards_the_fixed_ones(monkeypatc
     prior = calibration.SENTENCE_PRIOR
     assert abs(drawn.floor - prior.floor) < abs(alone.floor - prior.floor)
     assert abs(drawn.margin - prior.margin) <= abs(alone.margin - prior.margin)
+
+
+def test_a_catalog_with_no_phrases_gets_the_fixed_thresholds_of_its_similarity():
+    """Similarities run higher with the layer-3 means beside the sentence vectors: their own fixed thresholds."""
+    from tests.unit.engine.test_readout import LayeredVectors, RandomVectors
+
+    layered, plain = SemanticClassifier(LayeredVectors()), SemanticClassifier(RandomVectors())
+    for classifier in (layered, plain):
+        classifier.fit({"a": [], "b": []})
+    assert layered.calibrate().floor == calibration.JOINT_PRIOR.floor
+    assert plain.calibrate().floor == calibration.SENTENCE_PRIOR.floor
+    assert calibration.JOINT_PRIOR != calibration.SENTENCE_PRIOR

@@ -1,0 +1,55 @@
+"""A third intent close to the best is offered too ("did you mean A, B, or C?"), and any of the three can
+be picked by name or by its place."""
+
+from __future__ import annotations
+
+from orchestrator.engine.runtime.calibration import Calibration
+from orchestrator.engine.runtime.intents import IntentMatcher
+from orchestrator.engine.runtime.nlu import IntentGuess
+from orchestrator.engine.runtime.session import SessionState
+from orchestrator.engine.runtime.skills import SimulatedSkills
+from orchestrator.engine.runtime.turns import PlannerOrchestrator
+
+CLOSE = [IntentGuess("apply_loan", 0.50, 0.55), IntentGuess("apply_credit_card", 0.47, 0.50),
+         IntentGuess("check_card_status", 0.42, 0.45)]  # leads of 6% and 16%, where the margin is 10%
+
+
+class Given:
+    """A classifier whose ranking is given per message (the best first), with its own thresholds."""
+
+    def __init__(self, rankings: dict[str, list[IntentGuess]]):
+        self.rankings = rankings
+
+    def fit(self, examples, context=None) -> None:
+        pass
+
+    def rank(self, text: str) -> list[IntentGuess]:
+        return self.rankings.get(text, [IntentGuess("apply_loan", 0.05, 0.05)])
+
+    def calibrate(self) -> Calibration:
+        return Calibration(floor=0.3, sure=0.35, margin=0.10)
+
+
+def test_a_third_intent_within_twice_the_margin_is_offered(banking):
+    decision = IntentMatcher(banking, Given({"something": CLOSE})).decide("something")
+    assert decision.kind == "ambiguous"
+    assert decision.alternatives == ("apply_loan", "apply_credit_card", "check_card_status")
+
+
+def test_a_third_intent_further_off_or_not_fitting_is_not(banking):
+    far = [*CLOSE[:2], IntentGuess("check_card_status", 0.39, 0.45)]  # 22% behind
+    unfit = [*CLOSE[:2], IntentGuess("check_card_status", 0.42, 0.28)]  # its closest phrase below the floor
+    for ranked in (far, unfit):
+        decision = IntentMatcher(banking, Given({"something": ranked})).decide("something")
+        assert decision.alternatives == ("apply_loan", "apply_credit_card")
+
+
+def test_the_third_of_three_can_be_picked_by_its_place(banking, banking_planner):
+    bot = PlannerOrchestrator(banking, banking_planner, SimulatedSkills(banking, seed=1),
+                              classifier=Given({"something about money": CLOSE}))
+    state = SessionState()
+    question = bot.turn(state, "something about money").replies[-1]
+    assert question.data["choices"] == ["apply_loan", "apply_credit_card", "check_card_status"]
+    assert all(i.description in question.text for i in banking.intents)  # "Did you mean to A, to B, or to C?"
+    bot.turn(state, "the third one")
+    assert state.current is not None and state.current.intent == "check_card_status"
