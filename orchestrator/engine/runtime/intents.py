@@ -31,12 +31,13 @@ DATE_VALUES = re.compile(f"{CALENDAR_DATE.pattern}|{DATE_IN_FIGURES.pattern}", r
 
 
 
-# A clause that says what the user does *not* want: "not renewing, I'd like to be first in line", "don't
-# cancel anything, I've moved flats", "nothing wrong with my payslip, I want my wages paid elsewhere". It
-# shares its words with the request turned down, and an embedding reads them, not the "not". (Matched on
-# the normalised clause: contractions spelt out.)
-NOT_THIS = re.compile(r"^(?:no|nope)$|^(?:(?:well|ok|okay|so|oh|no) )?(?:not|nothing (?:wrong|the matter) with"
-                      r"|(?:i|we) (?:do|did) not (?:want|need|mean)|do not (?:want|need)|(?:i am|we are) not"
+# A clause that turns a request down: "I don't want time off, I want a place on the Excel course", "don't
+# cancel anything, I've moved flats", "nothing wrong with my payslip, I want my wages paid elsewhere", a
+# bare "no". It shares its words with the request turned down, and an embedding reads them, not the
+# "not". Only these forms: "not working since Monday" or "I'm not able to log in" describe the problem.
+# (Matched on the normalised clause: contractions spelt out.)
+NOT_THIS = re.compile(r"^(?:no|nope)$|^(?:(?:well|ok|okay|so|oh|no) )?(?:(?:i|we) )?(?:do|did) not (?:want|need|mean)\b"
+                      r"|^(?:(?:well|ok|okay|so|oh|no) )?(?:nothing (?:wrong|the matter) with"
                       r"|(?:please )?do not \w+ (?:anything|it|that))\b")
 
 

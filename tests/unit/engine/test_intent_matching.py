@@ -126,7 +126,9 @@ def test_another_request_while_choosing_is_that_request(banking, banking_planner
          "book a flight to Paris on , I need a window seat"),
         ("hire a van from 10 July 2027 to 12 July 2027", "hire a van from to"),
         ("I don't want time off, I want a place on the excel course", "I want a place on the excel course"),
-        ("not renewing, I'd like to be first in line for it", "I'd like to be first in line for it"),
+        ("nothing wrong with my payslip, I want my wages paid elsewhere", "I want my wages paid elsewhere"),
+        ("not working since Monday, can you fix it", "not working since Monday, can you fix it"),  # the problem
+        ("I'm not able to log in, it says my card is blocked", "I'm not able to log in, it says my card is blocked"),
         ("no power when I press it, the light is off", "no power when I press it, the light is off"),  # not a no
         ("no, I need a loan", "I need a loan"),
         ("I do not want a loan", "I do not want a loan"),  # nothing else asked: kept whole
