@@ -27,7 +27,9 @@ log = logging.getLogger(__name__)
 
 VALUES = re.compile(r"\S+@\S+|https?://\S+|[\w-]*\d[\w-]*")  # e-mail addresses, links, codes and numbers
 WORDS = re.compile(r"[^\W\d_]{2,}")
-DATE_VALUES = re.compile(f"{CALENDAR_DATE.pattern}|{DATE_IN_FIGURES.pattern}", re.I)  # "12 July 2027", "12/07/2027"
+# "12 July 2027", "on 12/07/2027": a date with the word that places it
+DATE_VALUES = re.compile(rf"(?:\b(?:on|from|to|until|till|by|for|before|after)\s+)?"
+                         rf"(?:{CALENDAR_DATE.pattern}|{DATE_IN_FIGURES.pattern})", re.I)
 
 
 

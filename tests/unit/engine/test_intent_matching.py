@@ -123,8 +123,8 @@ def test_another_request_while_choosing_is_that_request(banking, banking_planner
         ("I want a loan, my income is $90,000", "I want a loan"),
         ("status of CC-104233", "status of CC-104233"),  # only a value clause: kept whole
         ("book a flight to Paris on 2026-12-01, I need a window seat",  # a long clause is a request, less its date
-         "book a flight to Paris on , I need a window seat"),
-        ("hire a van from 10 July 2027 to 12 July 2027", "hire a van from to"),
+         "book a flight to Paris , I need a window seat"),
+        ("hire a van from 10 July 2027 to 12 July 2027", "hire a van"),
         ("I don't want time off, I want a place on the excel course", "I want a place on the excel course"),
         ("nothing wrong with my payslip, I want my wages paid elsewhere", "I want my wages paid elsewhere"),
         ("not working since Monday, can you fix it", "not working since Monday, can you fix it"),  # the problem
