@@ -153,6 +153,7 @@ class SemanticClassifier:
         self.repair = SpellingRepair(set())
         self.readout: tuple[np.ndarray, np.ndarray] | None = None  # weights, biases
         self.centre: np.ndarray | None = None  # what layer-3 means share, taken off (`match_vectors`)
+        self.sentences: np.ndarray | None = None  # the phrases' sentence vectors, where a readout ranks beside them
         self.lexicon: Lexicon | None = None
         self.lexical: tuple[np.ndarray, np.ndarray] | None = None  # the lexical readout's weights, biases
 
@@ -180,8 +181,9 @@ class SemanticClassifier:
         self.present = np.flatnonzero(self.counts)
         self.starts = np.concatenate([[0], np.cumsum(self.counts)[:-1]])[self.present] if phrases else self.present
         examples_seen = sum(self.from_example)
-        self.readout = self.lexicon = self.lexical = None
+        self.readout = self.lexicon = self.lexical = self.sentences = None
         if len(self.present) >= 2 and examples_seen >= READOUT_MIN_EXAMPLES * len(self.intents):
+            self.sentences = np.ascontiguousarray(vectors) if inner is not None else None
             self.lexicon = Lexicon(embedded)
             with one_blas_thread():
                 self.readout = fit_readout(readout_input(vectors, inner), self.owners, self.weights,
@@ -204,9 +206,9 @@ class SemanticClassifier:
             features = readout_input(vectors, inner)[0]
             # Beside the readouts, the sentence vectors' pooled score, as they were tuned together (the
             # readouts read the layers already); the joint score and the sentence one tied on the validation
-            # splits (bench/nlu_public.py). The first half of each joint vector is its sentence vector.
-            ranking = pooled if inner is None else self._scores(
-                (self.matrix[:, :vectors.shape[1]] @ vectors[0]) * np.sqrt(2.0) * self.weights)[0]
+            # splits (bench/nlu_public.py).
+            ranking = pooled if self.sentences is None else \
+                self._scores((self.sentences @ vectors[0]) * self.weights)[0]
             order = ranking / RANK_TEMPERATURE + log_softmax((features * readouts.READOUT_SCALE) @ weights + biases)
         if self.lexicon is not None and self.lexical is not None:
             columns, values = self.lexicon.vector(text)
