@@ -160,8 +160,10 @@ class IntentMatcher:
     for a catalog of this name, else the fixed ones, and `provisional` says so. None (the chat): wait."""
 
     def __init__(self, spec: CatalogSpec, classifier: IntentClassifier | None = None, wait: float | None = None):
+        from .options_named import NamedOptions
         from .semantic import intent_context
 
+        self.options: NamedOptions | None = NamedOptions(spec)
         self._fit({i.name: tuple(i.examples) for i in spec.intents},
                   {name: tuple(phrases) for name, phrases in intent_context(spec).items()}, classifier,
                   name=spec.catalog, wait=wait)
@@ -172,6 +174,7 @@ class IntentMatcher:
         """A matcher of intents given as phrases rather than a catalog (the public benchmarks' intents
         have examples and a name, no goal)."""
         matcher = cls.__new__(cls)
+        matcher.options = None
         matcher._fit({k: tuple(v) for k, v in examples.items()},
                      {k: tuple(v) for k, v in (context or {}).items()}, classifier)
         return matcher
@@ -223,6 +226,21 @@ class IntentMatcher:
         return closest(request_text(text)) if closest is not None else {}
 
     def decide(self, text: str) -> IntentDecision:
+        decision = self._decide(text)
+        settled = self.options.settle(text, decision.alternatives) \
+            if decision.kind == "ambiguous" and self.options is not None else None
+        if settled is not None and settled[0] != decision.ranked[0].intent:
+            settled = None
+        if settled is None:
+            return decision
+        intent, named = settled
+        guess = next(g for g in decision.ranked if g.intent == intent)
+        options = " and ".join(f"{value} ({element})" for element, value in named.items())
+        return IntentDecision("intent", intent=intent, score=guess.score, ranked=decision.ranked,
+                              reason=f"settled by what it names: {options}, which of "
+                                     f"{', '.join(decision.alternatives)} only {intent} takes")
+
+    def _decide(self, text: str) -> IntentDecision:
         if not WORDS.search(VALUES.sub(" ", text)):  # "ada@example.com", "123-45-6789": a value, no request
             return IntentDecision("none", reason="a value, not a request")
         ranked = tuple(self.rank(text))

@@ -332,26 +332,34 @@ def _unit(score: float) -> float:
     return max(0.0, min(1.0, score))
 
 
-def intent_context(spec: CatalogSpec) -> dict[str, list[str]]:
-    """The catalog's own words about each intent: its name and description, those of its goal and of
-    the skills that reach it, and the values those skills' enum inputs accept."""
+def reaching_skills(spec: CatalogSpec) -> dict[str, list[Skill]]:
+    """Each intent's skills that reach its goal directly: those giving an element it wants known, and
+    those it wants done."""
     producers: dict[str, list[Skill]] = {}
     for skill in spec.skills:
         for mode in skill.modes:
             for outcome in mode.outcomes:
                 for output in outcome.outputs:
                     producers.setdefault(output, []).append(skill)
+    reaching: dict[str, list[Skill]] = {}
+    for intent in spec.intents:
+        skills = [s for name in intent.goal.known for s in producers.get(name, [])]
+        skills += [s for ref in intent.goal.done for s in spec.skills if s.name == ref.split(".")[0]]
+        reaching[intent.name] = list({s.name: s for s in skills}.values())
+    return reaching
+
+
+def intent_context(spec: CatalogSpec) -> dict[str, list[str]]:
+    """The catalog's own words about each intent: its name and description, those of its goal and of
+    the skills that reach it, and the values those skills' enum inputs accept."""
+    reaching = reaching_skills(spec)
     context: dict[str, list[str]] = {}
     for intent in spec.intents:
         phrases = [intent.name.replace("_", " "), intent.description]
-        skills: list[Skill] = []
         for name in intent.goal.known:
             element = next((e for e in spec.elements if e.name == name), None)
             phrases += [name.replace("_", " "), element.description if element else ""]
-            skills += producers.get(name, [])
-        for ref in intent.goal.done:
-            skills += [s for s in spec.skills if s.name == ref.split(".")[0]]
-        for skill in {s.name: s for s in skills}.values():
+        for skill in reaching[intent.name]:
             phrases += [skill.name.replace("_", " "), skill.description]
             # The values an enum input accepts name what the request is about ("shingles", "headset"):
             # one phrase per element, so that a long list does not outweigh the rest.

@@ -153,11 +153,11 @@ def test_both_picked_counts_a_pick_for_each(demo, widget):
 def test_an_offer_made_and_picked_over_the_chat_api_is_counted(demo, widget):
     session_id = widget.start().json()["id"]
     offer = widget.send(session_id, "a card").json()["replies"][-1]
-    assert offer["data"]["choices"] == ["check_card_status", "apply_credit_card"]
-    assert widget.send(session_id, "the second").json()["replies"][0]["goal"] == "apply_credit_card"
+    choices = offer["data"]["choices"]
+    assert sorted(choices) == ["apply_credit_card", "check_card_status"]
+    assert widget.send(session_id, "the second").json()["replies"][0]["goal"] == choices[1]
     [choice] = analytics_choices(period=Period(assistant=demo))
-    assert (choice.offered, choice.times, choice.picked) == (("check_card_status", "apply_credit_card"), 1,
-                                                            {"apply_credit_card": 1})
+    assert (choice.offered, choice.times, choice.picked) == (tuple(choices), 1, {choices[1]: 1})
 
 
 def test_the_last_skill_that_failed_is_named(demo):

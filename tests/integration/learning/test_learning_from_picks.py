@@ -35,14 +35,16 @@ def talk(widget: Widget, *texts: str) -> list[list[dict]]:
 def test_picks_and_offers_turned_down_become_proposed_examples_in_the_review_queue(widget, admin_auth):
     for _ in range(2):  # asked about, the second picked: twice
         offer, pick = talk(widget, "a card", "the second")
-        assert offer[-1]["data"]["choices"] == ["check_card_status", "apply_credit_card"]
-        assert pick[0]["goal"] == "apply_credit_card"
+        choices = offer[-1]["data"]["choices"]
+        assert sorted(choices) == ["apply_credit_card", "check_card_status"]
+        second = choices[1]
+        assert pick[0]["goal"] == second
     offer, no, rephrased = talk(widget, "loan or card", "no", "I need a loan")  # turned down, then said
     assert offer[-1]["data"]["choices"] and not any(r.get("goal") for r in no)
     assert rephrased[0]["goal"] == "apply_loan"
     for answer in ("the first", "the second"):  # the same words picked for two intents: never proposed
         offer, pick = talk(widget, "I want to borrow on a card", answer)
-        assert set(offer[-1]["data"]["choices"]) == {"apply_credit_card", "apply_loan"}
+        assert {"apply_credit_card", "apply_loan"} <= set(offer[-1]["data"]["choices"])
         assert pick[0]["goal"] in offer[-1]["data"]["choices"]
 
     client = Client()
@@ -51,8 +53,8 @@ def test_picks_and_offers_turned_down_become_proposed_examples_in_the_review_que
     assert learned.status_code == 200, learned.json()
     queue = client.get("/api/v1/catalogs/banking/refinements", **admin_auth).json()
     examples = {(r["change"]["intent"], r["change"]["value"]): r for r in queue if r["kind"] == "intent_example"}
-    assert set(examples) == {("apply_credit_card", "a card"), ("apply_loan", "loan or card")}
-    picked = examples[("apply_credit_card", "a card")]
+    assert set(examples) == {(second, "a card"), ("apply_loan", "loan or card")}
+    picked = examples[(second, "a card")]
     assert picked["evidence"]["picked"] == 2 and len(picked["evidence"]["conversations"]) == 2
     assert all(c.startswith("session:") for c in picked["evidence"]["conversations"])
     assert examples[("apply_loan", "loan or card")]["evidence"]["declined"] == 1
