@@ -9,7 +9,7 @@ from functools import lru_cache
 
 import number_parser
 
-from .dates import CALENDAR_DATE, DATE_IN_FIGURES
+from .dates import DATE_SAID
 
 MONEY = re.compile(r"(?<![\w.])\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s?(k|m|thousand|grand|million)?\b", re.I)
 # A number on its own or with its unit glued on ("2kg"), never a part of a date or a code ("2027-01-19",
@@ -17,8 +17,6 @@ MONEY = re.compile(r"(?<![\w.])\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s?
 NUMBER = re.compile(r"(?<![\w.])(?<!\d[-/])-?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?"
                     r"(?=(?:kgs?|g|lbs?|km|cm|mm|m|ml|l)\b|(?!\w|[-/.]\d))", re.I)
 CURRENCY_MARK = re.compile(r"[$€£]")
-# a day of a named month or a date in figures: its numbers count nothing
-DATE_SAID = re.compile(f"{CALENDAR_DATE.pattern}|{DATE_IN_FIGURES.pattern}", re.I)
 
 
 MULTIPLIERS = {"k": 1_000, "thousand": 1_000, "grand": 1_000, "m": 1_000_000, "million": 1_000_000}

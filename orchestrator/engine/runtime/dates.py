@@ -16,17 +16,14 @@ _COUNT = r"(?:\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten)"
 # Everyday dates, found by pattern first: dateparser alone reads a date into "march" or "the 5th" too.
 # Dates in figures are NUMERIC_DATE's.
 # A day of a named month first: "Friday 5 February 2027" is the 5th of February, whatever Friday is next.
-CALENDAR_DATE = re.compile(
-    rf"\b(?:(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?"
-    rf"|{_MONTH}\s+(?:the\s+)?{_DAY}(?:,?\s+\d{{4}})?)\b",
-    re.I,
-)
+_CALENDAR = (rf"(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?"
+             rf"|{_MONTH}\s+(?:the\s+)?{_DAY}(?:,?\s+\d{{4}})?")
+CALENDAR_DATE = re.compile(rf"\b(?:{_CALENDAR})\b", re.I)
 EVERYDAY_DATE = re.compile(
     rf"\b(?:(?:the\s+)?day\s+(?:after\s+tomorrow|before\s+yesterday)|today|tomorrow|yesterday"
     rf"|(?:(?:next|this|coming|last)\s+)?{_WEEKDAY}"
     rf"|in\s+{_COUNT}\s+(?:days?|weeks?|months?)|{_COUNT}\s+(?:days?|weeks?)\s+ago|(?:next|last)\s+(?:week|month)"
-    rf"|(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?"
-    rf"|{_MONTH}\s+(?:the\s+)?{_DAY}(?:,?\s+\d{{4}})?)\b",
+    rf"|{_CALENDAR})\b",
     re.I,
 )
 
@@ -119,6 +116,8 @@ TWO_DAYS = re.compile(rf"\b{_DAY}\s+or\s+(?:the\s+)?{_DAY}\b", re.I)
 NUMERIC_DATE = re.compile(r"\b(\d{1,2})([/.])(\d{1,2})\2(\d{4}|\d{2})\b|\b(\d{1,2})(-)(\d{1,2})-(\d{4})\b")
 # A date in figures, either way round or ISO: its digits are no phone number and no count.
 DATE_IN_FIGURES = re.compile(f"{NUMERIC_DATE.pattern}|{ISO_DATE.pattern}")
+# A day of a named month or a date in figures: its numbers count nothing, and it names no request.
+DATE_SAID = re.compile(f"{CALENDAR_DATE.pattern}|{DATE_IN_FIGURES.pattern}", re.I)
 
 
 def _numeric_parts(match: re.Match[str], past: bool = False) -> tuple[int, int, int]:

@@ -19,7 +19,7 @@ from typing import Literal
 
 from ..catalog.spec import CatalogSpec
 from .calibration import Calibration
-from .dates import CALENDAR_DATE, DATE_IN_FIGURES
+from .dates import DATE_SAID
 from .nlu import CLAUSE, IntentClassifier, IntentGuess, TfidfClassifier
 from .text import normalise
 
@@ -28,8 +28,7 @@ log = logging.getLogger(__name__)
 VALUES = re.compile(r"\S+@\S+|https?://\S+|[\w-]*\d[\w-]*")  # e-mail addresses, links, codes and numbers
 WORDS = re.compile(r"[^\W\d_]{2,}")
 # "12 July 2027", "on 12/07/2027": a date with the word that places it
-DATE_VALUES = re.compile(rf"(?:\b(?:on|from|to|until|till|by|for|before|after)\s+)?"
-                         rf"(?:{CALENDAR_DATE.pattern}|{DATE_IN_FIGURES.pattern})", re.I)
+DATE_VALUES = re.compile(rf"(?:\b(?:on|from|to|until|till|by|for|before|after)\s+)?(?:{DATE_SAID.pattern})", re.I)
 
 
 
@@ -38,8 +37,8 @@ DATE_VALUES = re.compile(rf"(?:\b(?:on|from|to|until|till|by|for|before|after)\s
 # bare "no". It shares its words with the request turned down, and an embedding reads them, not the
 # "not". Only these forms: "not working since Monday" or "I'm not able to log in" describe the problem.
 # (Matched on the normalised clause: contractions spelt out.)
-NOT_THIS = re.compile(r"^(?:no|nope)$|^(?:(?:well|ok|okay|so|oh|no) )?(?:(?:i|we) )?(?:do|did) not (?:want|need|mean)\b"
-                      r"|^(?:(?:well|ok|okay|so|oh|no) )?(?:nothing (?:wrong|the matter) with"
+NOT_THIS = re.compile(r"^(?:no|nope)$|^(?:(?:well|ok|okay|so|oh|no) )?"
+                      r"(?:(?:(?:i|we) )?(?:do|did) not (?:want|need|mean)|nothing (?:wrong|the matter) with"
                       r"|(?:please )?do not \w+ (?:anything|it|that))\b")
 
 
