@@ -15,13 +15,17 @@ import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Literal
+from functools import cached_property
+from typing import TYPE_CHECKING, Literal
 
 from ..catalog.spec import CatalogSpec
 from .calibration import Calibration
 from .dates import DATE_SAID
 from .nlu import CLAUSE, IntentClassifier, IntentGuess, TfidfClassifier
 from .text import normalise
+
+if TYPE_CHECKING:
+    from .options_named import NamedOptions
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +68,8 @@ def _fit(guess: IntentGuess) -> float:
     return guess.score if guess.best is None else guess.best
 
 
-# Fixed thresholds for classifiers that cannot be calibrated on their catalog (TF-IDF keeps its old
-# behaviour: one threshold, no clarification); the semantic classifier has its own (`prior`).
-CALIBRATION = {"TfidfClassifier": Calibration(floor=0.3, sure=0.3, margin=0.0)}
+# Fixed thresholds for classifiers that cannot be calibrated on their catalog and have no `prior` (TF-IDF
+# keeps its old behaviour: one threshold, no clarification).
 DEFAULT_CALIBRATION = Calibration(floor=0.3, sure=0.3, margin=0.0)
 THIRD_MARGIN = 2.0  # a third intent is offered when within this many margins of the best (`_with_third`)
 
@@ -149,8 +152,7 @@ def calibrate(classifier: IntentClassifier) -> Calibration:
 def fixed_calibration(classifier: IntentClassifier) -> Calibration:
     """The thresholds used before (or instead of) a catalog's own: the classifier's prior, when it has one."""
     prior = getattr(classifier, "prior", None)
-    return prior if isinstance(prior, Calibration) else CALIBRATION.get(type(classifier).__name__,
-                                                                        DEFAULT_CALIBRATION)
+    return prior if isinstance(prior, Calibration) else DEFAULT_CALIBRATION
 
 
 class IntentMatcher:
@@ -159,10 +161,9 @@ class IntentMatcher:
     for a catalog of this name, else the fixed ones, and `provisional` says so. None (the chat): wait."""
 
     def __init__(self, spec: CatalogSpec, classifier: IntentClassifier | None = None, wait: float | None = None):
-        from .options_named import NamedOptions
         from .semantic import intent_context
 
-        self.options: NamedOptions | None = NamedOptions(spec)
+        self.spec: CatalogSpec | None = spec
         self._fit({i.name: tuple(i.examples) for i in spec.intents},
                   {name: tuple(phrases) for name, phrases in intent_context(spec).items()}, classifier,
                   name=spec.catalog, wait=wait)
@@ -173,7 +174,7 @@ class IntentMatcher:
         """A matcher of intents given as phrases rather than a catalog (the public benchmarks' intents
         have examples and a name, no goal)."""
         matcher = cls.__new__(cls)
-        matcher.options = None
+        matcher.spec = None
         matcher._fit({k: tuple(v) for k, v in examples.items()},
                      {k: tuple(v) for k, v in (context or {}).items()}, classifier)
         return matcher
@@ -224,18 +225,23 @@ class IntentMatcher:
         closest = getattr(self.classifier, "closest", None)
         return closest(request_text(text)) if closest is not None else {}
 
+    @cached_property
+    def options(self) -> NamedOptions | None:
+        """The catalog's enum options by the intents that take them, worked out at the first unsure
+        request (the chat builds a matcher every turn)."""
+        from .options_named import NamedOptions
+
+        return NamedOptions(self.spec) if self.spec is not None else None
+
     def decide(self, text: str) -> IntentDecision:
         decision = self._decide(text)
-        settled = self.options.settle(text, decision.alternatives) \
+        named = self.options.settle(text, decision.alternatives) \
             if decision.kind == "ambiguous" and self.options is not None else None
-        if settled is not None and settled[0] != decision.ranked[0].intent:
-            settled = None
-        if settled is None:
+        if named is None:
             return decision
-        intent, named = settled
-        guess = next(g for g in decision.ranked if g.intent == intent)
+        intent = decision.alternatives[0]
         options = " and ".join(f"{value} ({element})" for element, value in named.items())
-        return IntentDecision("intent", intent=intent, score=guess.score, ranked=decision.ranked,
+        return IntentDecision("intent", intent=intent, score=decision.score, ranked=decision.ranked,
                               reason=f"settled by what it names: {options}, which of "
                                      f"{', '.join(decision.alternatives)} only {intent} takes")
 

@@ -16,16 +16,15 @@ from collections.abc import Sequence
 from ..catalog.formats import parse_format
 from ..catalog.spec import CatalogSpec
 from .nlu import extract_value
-from .patterns import TOKEN, spoken_option
+from .patterns import _singular_words, spoken_option
 from .semantic import reaching_skills
-from .text import singular
 
 
 class NamedOptions:
-    """For one catalog: which intents take each enum element as an input of a skill reaching their goal."""
+    """For one catalog: which intents take each enum element as an input of a skill reaching their goal,
+    and the words of each intent's examples."""
 
     def __init__(self, spec: CatalogSpec):
-        self.spec = spec
         self.enums = [e for e in spec.elements if parse_format(e.format).is_enum]
         self.users: dict[str, set[str]] = {e.name: set() for e in self.enums}
         for intent, skills in reaching_skills(spec).items():
@@ -34,30 +33,27 @@ class NamedOptions:
                     for name in mode.inputs:
                         if name in self.users:
                             self.users[name].add(intent)
+        self.said = {i.name: " ".join(f" {_singular_words(e)} " for e in i.examples) for i in spec.intents}
 
     def named(self, text: str) -> dict[str, str]:
         """The enum elements whose option the text names, with that option."""
         found = {e.name: extract_value(e, text) for e in self.enums}
         return {name: value for name, value in found.items() if value is not None}
 
-    def settle(self, text: str, offered: Sequence[str]) -> tuple[str, dict[str, str]] | None:
-        """The one intent among `offered` that takes every option named, when some option named belongs
-        to that intent alone in the whole catalog (an option several intents take tells none apart) and
-        no other offered intent's examples use its words ("cat" in a vet's catalog names a species that
-        only registering takes, but people say it in every request); with the options that settled it."""
+    def settle(self, text: str, offered: Sequence[str]) -> dict[str, str] | None:
+        """The options that settle a "did you mean" for the first intent `offered` (the one ranked first):
+        it takes every option named, no other offered intent does, some option named belongs to it alone
+        in the whole catalog (an option several intents take tells none apart), and no other offered
+        intent's examples use that option's words ("cat" in a vet's catalog names a species that only
+        registering takes, but people say it in every request). None when they do not."""
         named = self.named(text) if len(offered) > 1 else {}
         telling = {name: value for name, value in named.items() if len(self.users[name]) == 1}
         if not telling:
             return None
         taking = [i for i in offered if all(i in self.users[name] for name in named)]
-        if len(taking) != 1:
+        if taking != [offered[0]]:
             return None
-        others = " ".join(f" {_words(e)} " for i in self.spec.intents if i.name in offered and i.name != taking[0]
-                          for e in i.examples)
-        if any(f" {_words(spoken_option(value))} " in others for value in telling.values()):
+        others = " ".join(self.said.get(i, "") for i in offered[1:])
+        if any(f" {_singular_words(spoken_option(value))} " in others for value in telling.values()):
             return None
-        return taking[0], telling
-
-
-def _words(text: str) -> str:
-    return " ".join(singular(w) for w in TOKEN.findall(text.lower()))
+        return telling
