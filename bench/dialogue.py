@@ -7,7 +7,8 @@ skills ran with which values, which never ran, what is held). The held-out sets 
 from the rules and are not tuned on (heldout2: two more catalogs, written blind and run once;
 heldout3: two more, written blind, run once, then tuned on; heldout4: two more, courier and
 university, written blind, run once, then tuned on; heldout5: two more, dentist and removals, written
-blind, run once, then tuned on; heldout6: two more, solar and hotel, written blind, not yet run).
+blind, run once, then tuned on; heldout6: two more, solar and hotel, written blind and run once
+after every other fix, then tuned on).
 Reported per catalog: the share of held-out turns whose commands are right, wrong values sent to
 skills (target 0), consent violations (a consent granted in a turn whose expected commands hold no
 Affirm; target 0), and the turn's p95 in milliseconds; banking's loan conversation is timed too, for

@@ -143,14 +143,15 @@ class RuleCommandGenerator:
         corrections = self.corrections(text, context, asked=frame.element)
         if corrections:
             return list(corrections)
-        if free and text.lower().lstrip().startswith(TAKE_BACK):
+        opening = text.lower().lstrip()
+        if free and opening.startswith(TAKE_BACK):
             decision = context.decide(text)
             if other := _other_request(text, context, decision):
                 return [StartIntent(other, text)]
             # "no, I need it published in a report": another request, not sure which; never the answer
             # ("no power when I press the button" is the answer: a "no" without a pause takes nothing back)
             offered = tuple(a for a in decision.alternatives if a != context.current)
-            if decision.kind == "ambiguous" and offered and not text.lower().lstrip().startswith("no "):
+            if decision.kind == "ambiguous" and offered and not opening.startswith("no "):
                 return [Ambiguous(offered)]
         if not free and extract_value(element, text) is None and (other := _other_request(text, context)):
             return [StartIntent(other, text), *self.volunteered(text, other, context)]

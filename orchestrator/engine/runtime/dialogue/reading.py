@@ -115,14 +115,17 @@ def conditional(text: str) -> bool:
 def corrects(text: str) -> bool:
     """Does the message correct something said before ("actually make it 12", "no, I meant 12", "wrong
     module, it's CS2042")?"""
-    lowered = text.lower()
-    return bool(CORRECTION.search(lowered) or CORRECTION.search(normalise(text)) or WRONG.search(lowered))
+    return _says_correction(text) or bool(WRONG.search(text.lower()))
 
 
 def corrects_only_what_it_names(text: str) -> bool:
     """ "wrong module, it's CS2042" corrects the module; "wrong" alone points at nothing held."""
-    lowered = text.lower()
-    return bool(WRONG.search(lowered)) and not (CORRECTION.search(lowered) or CORRECTION.search(normalise(text)))
+    return bool(WRONG.search(text.lower())) and not _says_correction(text)
+
+
+def _says_correction(text: str) -> bool:
+    """A correction's words, as typed or with contractions spelt out."""
+    return bool(CORRECTION.search(text.lower()) or CORRECTION.search(normalise(text)))
 
 
 def old_value_phrase(text: str) -> str | None:
