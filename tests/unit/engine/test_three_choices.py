@@ -1,5 +1,6 @@
 """A third intent close to the best is offered too ("did you mean A, B, or C?"), and any of the three can
-be picked by name or by its place."""
+be picked by name or by its place; an unsure request's close runner-up is offered beside it even when
+its own closest phrase is under the refuse threshold."""
 
 from __future__ import annotations
 
@@ -42,6 +43,24 @@ def test_a_third_intent_further_off_or_not_fitting_is_not(banking):
     for ranked in (far, unfit):
         decision = IntentMatcher(banking, Given({"something": ranked})).decide("something")
         assert decision.alternatives == ("apply_loan", "apply_credit_card")
+
+
+def test_an_unsure_requests_close_runner_up_is_offered_though_under_the_floor(banking):
+    # 0.33 is under the start threshold (0.35); the card's closest phrase (0.28) is under the floor (0.30),
+    # but its score is 12% behind, within 1.5 margins (15%): "did you mean A or B?", not "did you mean A?"
+    unsure = [IntentGuess("apply_loan", 0.33, 0.40), IntentGuess("apply_credit_card", 0.29, 0.28),
+              IntentGuess("check_card_status", 0.10, 0.12)]
+    decision = IntentMatcher(banking, Given({"something": unsure})).decide("something")
+    assert decision.kind == "ambiguous"
+    assert decision.alternatives == ("apply_loan", "apply_credit_card")
+
+
+def test_an_unsure_requests_runner_up_further_off_is_not(banking):
+    unsure = [IntentGuess("apply_loan", 0.33, 0.40), IntentGuess("apply_credit_card", 0.27, 0.28),  # 18% behind
+              IntentGuess("check_card_status", 0.10, 0.12)]
+    decision = IntentMatcher(banking, Given({"something": unsure})).decide("something")
+    assert decision.kind == "ambiguous"
+    assert decision.alternatives == ("apply_loan",)
 
 
 def test_the_third_of_three_can_be_picked_by_its_place(banking, banking_planner):
