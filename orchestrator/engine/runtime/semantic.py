@@ -197,8 +197,10 @@ class SemanticClassifier:
         text = self.repair(normalise(utterance))
         vectors, inner = self._embed([text])
         pooled, closest = self._scores(self._similarity(utterance, match_vectors(vectors, inner, self.centre)[0]))
-        guesses = [IntentGuess(intent, _unit(float(score)), _unit(float(best)))
-                   for intent, score, best in zip(self.intents, pooled, closest, strict=True)]
+        # clipped to 0..1 as arrays: per intent in Python, 150 intents cost a quarter of a millisecond
+        guesses = [IntentGuess(intent, score, best) for intent, score, best in
+                   zip(self.intents, np.clip(pooled, 0.0, 1.0).tolist(), np.clip(closest, 0.0, 1.0).tolist(),
+                       strict=True)]
         if self.readout is None:
             return sorted(guesses, key=lambda g: -g.score)
         weights, biases = self.readout
@@ -326,10 +328,6 @@ def one_blas_thread():
     if _blas is None:
         _blas = ThreadpoolController()
     return _blas.limit(limits=1, user_api="blas")
-
-
-def _unit(score: float) -> float:
-    return max(0.0, min(1.0, score))
 
 
 def reaching_skills(spec: CatalogSpec) -> dict[str, list[Skill]]:
