@@ -24,11 +24,13 @@ towards fixed thresholds (the refuse threshold too: added after a first run on t
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 
 OUT_OF_SCOPE_FILE = Path(__file__).resolve().parent / "data" / "out_of_scope.txt"
+OTHER_SERVICES_FILE = Path(__file__).resolve().parent / "data" / "other_services.txt"
 WRONG_STARTS = 0.01  # of the left-out phrases: started as another intent
 OOS_STARTS = 0.02  # of the out-of-scope requests: started as anything
 OOS_LET_THROUGH = 0.05  # of the out-of-scope requests: not refused outright (asked about, at most)
@@ -78,9 +80,19 @@ SENTENCE_PRIOR = Calibration(floor=0.28, sure=0.26, margin=0.16, basis="fixed")
 JOINT_PRIOR = Calibration(floor=0.24, sure=0.32, margin=0.18, basis="fixed")
 
 
-def out_of_scope_phrases() -> list[str]:
-    lines = OUT_OF_SCOPE_FILE.read_text(encoding="utf-8").splitlines()
-    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+def out_of_scope_phrases() -> tuple[str, ...]:
+    return _lines(OUT_OF_SCOPE_FILE)
+
+
+def other_service_requests() -> tuple[str, ...]:
+    """Requests people make of businesses and public services of every trade (`semantic.other_service`)."""
+    return _lines(OTHER_SERVICES_FILE)
+
+
+@cache
+def _lines(path: Path) -> tuple[str, ...]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return tuple(line.strip() for line in lines if line.strip() and not line.startswith("#"))
 
 
 @dataclass(frozen=True)

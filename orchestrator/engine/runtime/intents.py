@@ -105,11 +105,12 @@ def warm_up() -> float:
     seconds it took. Called when a server or worker process starts (orchestrator/apps.py).
 
     What every catalog's first fit needs whatever the catalog is comes too: the English word list of
-    the spelling repair and the vectors of the shipped out-of-scope requests (its calibration), which
-    otherwise cost the first message of each process about 0.3 s."""
+    the spelling repair and the vectors of the shipped out-of-scope requests (its calibration) and of the
+    requests for other services (`SemanticClassifier.other_service`), which otherwise cost the first
+    message of each process about 0.6 s."""
     import time
 
-    from .calibration import out_of_scope_phrases
+    from .calibration import other_service_requests, out_of_scope_phrases
     from .spelling import english_words
     from .text import normalise
 
@@ -119,7 +120,7 @@ def warm_up() -> float:
         from .semantic import default_embedder
 
         # Embedded as calibration embeds them (repair leaves English words alone), so they are kept.
-        default_embedder()([normalise(p) for p in out_of_scope_phrases()])
+        default_embedder()([normalise(p) for p in (*out_of_scope_phrases(), *other_service_requests())])
     except (ImportError, OSError) as error:
         log.warning("semantic intent matching unavailable (%s); using TF-IDF", error)
     return time.perf_counter() - started
@@ -261,6 +262,12 @@ class IntentMatcher:
                                   reason=f"nothing close: the closest phrase scores {fit:.2f}, below the refuse "
                                          f"threshold {c.floor:.2f}")
         best = ranked[0]
+        elsewhere = getattr(self.classifier, "other_service", None)
+        if elsewhere is not None and (found := elsewhere(request_text(text), _fit(best))) is not None:
+            request, similarity = found
+            return IntentDecision("none", score=_fit(best), ranked=ranked,
+                                  reason=f"another service's business: closer to \"{request}\" ({similarity:.2f}) "
+                                         f"than to any phrase of this catalog ({_fit(best):.2f})")
         # The rival is the other intent with the highest score, wherever the ranking put it (a readout may
         # rank an intent first over one that scores higher: the lead is then negative, and the user asked).
         rival = max(ranked[1:], key=lambda g: g.score, default=None)

@@ -32,6 +32,7 @@ from ..catalog.spec import CatalogSpec, Skill
 from . import calibration, readouts
 from .calibration import Calibration, out_of_scope_phrases
 from .nlu import IntentGuess
+from .other_services import OtherServices, request_vectors
 from .readouts import Lexicon, fit_readout, log_softmax, readout_input
 from .spelling import SpellingRepair
 from .text import normalise
@@ -156,6 +157,7 @@ class SemanticClassifier:
         self.sentences: np.ndarray | None = None  # the phrases' sentence vectors, where a readout ranks beside them
         self.lexicon: Lexicon | None = None
         self.lexical: tuple[np.ndarray, np.ndarray] | None = None  # the lexical readout's weights, biases
+        self.others: OtherServices | None = None  # requests for other services, beside this catalog
 
     def fit(self, examples: Mapping[str, Sequence[str]], context: Mapping[str, Sequence[str]] | None = None) -> None:
         self.intents = list(dict.fromkeys([*examples, *(context or {})]))
@@ -174,8 +176,12 @@ class SemanticClassifier:
         self.from_example = [p[3] for p in phrases]
         # (the centre first: embedding its requests after the catalog could push the catalog out of the cache)
         self.centre = layer_centre(self.embed)
+        others = request_vectors(self.embed, lambda texts: match_vectors(
+            *self._embed([normalise(t) for t in texts]), self.centre)) if phrases else None
         vectors, inner = self._embed(embedded) if phrases else (np.zeros((0, 1), dtype=np.float32), None)
         self.matrix = match_vectors(vectors, inner, self.centre)
+        with one_blas_thread():
+            self.others = OtherServices(others, self.matrix, self.weights) if others is not None else None
         # An intent's phrases are contiguous: where each non-empty one starts, for pooling in one pass.
         self.counts = np.bincount(self.owners, minlength=len(self.intents))
         self.present = np.flatnonzero(self.counts)
@@ -217,6 +223,14 @@ class SemanticClassifier:
             weights, biases = self.lexical
             order += LEXICAL_WEIGHT * log_softmax((values * readouts.LEXICAL_SCALE) @ weights[columns] + biases)
         return [guesses[i] for i in np.argsort(-order, kind="stable")]
+
+    def other_service(self, utterance: str, fit: float) -> tuple[str, float] | None:
+        """The request for another service that `utterance` is much closer to than to this catalog, whose
+        closest phrase for it scores `fit` (`other_services.py`), and its similarity; None when none is."""
+        if self.others is None:
+            return None
+        with one_blas_thread():
+            return self.others.closer(self._vector(utterance), fit)
 
     def closest(self, utterance: str) -> dict[str, tuple[str, float, bool]]:
         """Each intent's phrase closest to `utterance`, as written, with its weighted similarity and

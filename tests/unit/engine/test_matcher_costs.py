@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from threadpoolctl import threadpool_info
 
-from orchestrator.engine.runtime.calibration import out_of_scope_phrases
+from orchestrator.engine.runtime.calibration import other_service_requests, out_of_scope_phrases
 from orchestrator.engine.runtime.semantic import SemanticClassifier
 from orchestrator.engine.runtime.vector_cache import VectorCache
 
@@ -53,8 +53,10 @@ def test_an_edit_of_a_large_catalog_embeds_only_the_changed_phrase(embedder_clas
     classifier = SemanticClassifier(embedder)
     examples = _catalog(7650)
     classifier.fit(examples)
-    # with layers, the everyday requests whose mean layer-3 vector is taken off, once per embedder
+    # with layers, the everyday requests whose mean layer-3 vector is taken off, once per embedder; and,
+    # once per embedder too, the requests for other services (`SemanticClassifier.other_service`)
     centre = len(out_of_scope_phrases()) if embedder_class is LayeredCountingEmbedder else 0
+    centre += len(other_service_requests())
     assert embedder.encoded == 7650 + centre
     examples["intent_0"] = [*examples["intent_0"][1:], "a new way to say it"]
     classifier.fit(examples)
