@@ -85,7 +85,7 @@ def out_of_scope_phrases() -> tuple[str, ...]:
 
 
 def other_service_requests() -> tuple[str, ...]:
-    """Requests people make of businesses and public services of every trade (`semantic.other_service`)."""
+    """Requests people make of businesses and public services of every trade (`other_services.py`)."""
     return _lines(OTHER_SERVICES_FILE)
 
 
