@@ -77,6 +77,14 @@ def test_the_intent_tester_gives_its_reason_in_words_and_the_catalogs_thresholds
     assert "Why: nothing close: the closest phrase scores 0." in page
 
 
+def test_the_intent_tester_says_when_a_request_is_another_services_business(logged_in, banking):
+    # It started a loan application (the example): closer to a bank's other requests than to lending.
+    page = text(logged_in.get("/catalogs/banking/try-intent/",
+                              {"version": "1", "phrase": "I want to close my savings account"}, **HTMX))
+    assert page.startswith("Starts nothing")
+    assert "Why: another service's business: closer to " in page and "than to any phrase of this catalog" in page
+
+
 def test_the_intent_tester_answers_while_the_thresholds_are_fitted_and_says_so(logged_in, banking, monkeypatch):
     import threading
 
