@@ -34,8 +34,6 @@ WORDS = re.compile(r"[^\W\d_]{2,}")
 # "12 July 2027", "on 12/07/2027": a date with the word that places it
 DATE_VALUES = re.compile(rf"(?:\b(?:on|from|to|until|till|by|for|before|after)\s+)?(?:{DATE_SAID.pattern})", re.I)
 
-
-
 # A clause that turns a request down: "I don't want time off, I want a place on the Excel course", "don't
 # cancel anything, I've moved flats", "nothing wrong with my payslip, I want my wages paid elsewhere", a
 # bare "no". It shares its words with the request turned down, and an embedding reads them, not the
@@ -254,7 +252,8 @@ class IntentMatcher:
     def _decide(self, text: str) -> IntentDecision:
         if not WORDS.search(VALUES.sub(" ", text)):  # "ada@example.com", "123-45-6789": a value, no request
             return IntentDecision("none", reason="a value, not a request")
-        ranked = tuple(self.rank(text))
+        request = request_text(text)
+        ranked = tuple(self.classifier.rank(request))
         c = self.calibration
         if not ranked or _fit(ranked[0]) < c.floor:
             fit = _fit(ranked[0]) if ranked else 0.0
@@ -263,7 +262,7 @@ class IntentMatcher:
                                          f"threshold {c.floor:.2f}")
         best = ranked[0]
         elsewhere = getattr(self.classifier, "other_service", None)
-        if elsewhere is not None and (found := elsewhere(request_text(text), _fit(best))) is not None:
+        if elsewhere is not None and (found := elsewhere(request, _fit(best))) is not None:
             request, similarity = found
             return IntentDecision("none", score=_fit(best), ranked=ranked,
                                   reason=f"another service's business: closer to \"{request}\" ({similarity:.2f}) "

@@ -12,10 +12,6 @@ is the catalog's own trade ("the printer is jammed" to a helpdesk that mends pri
 
 from __future__ import annotations
 
-import threading
-import weakref
-from collections.abc import Callable
-
 import numpy as np
 
 from .calibration import other_service_requests
@@ -27,22 +23,6 @@ from .calibration import other_service_requests
 # with no gap, 4-11 phrasings in scope were refused: the list then holds the catalog's own trade.)
 LEAD = 0.15
 GAP = 0.05
-
-_vectors: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_lock = threading.Lock()
-
-
-def request_vectors(embedder: object, encode: Callable[[list[str]], np.ndarray]) -> np.ndarray:
-    """The requests as `encode` gives them, worked out once per embedder: encoded at every fit, they could
-    push a large catalog's own phrases out of the embedder's cache."""
-    with _lock:
-        found = _vectors.get(embedder)
-    if found is None:
-        found = encode(list(other_service_requests()))
-        with _lock:
-            _vectors[embedder] = found
-    return found
-
 
 class OtherServices:
     """The requests' vectors beside one catalog: how close each comes to the catalog's phrases."""

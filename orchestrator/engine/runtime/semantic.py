@@ -18,8 +18,6 @@ from __future__ import annotations
 import importlib.util
 import logging
 import os
-import threading
-import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Protocol
@@ -30,12 +28,13 @@ from threadpoolctl import ThreadpoolController
 from ..catalog.formats import parse_format
 from ..catalog.spec import CatalogSpec, Skill
 from . import calibration, readouts
-from .calibration import Calibration, out_of_scope_phrases
+from .calibration import Calibration, other_service_requests, out_of_scope_phrases
 from .nlu import IntentGuess
-from .other_services import OtherServices, request_vectors
+from .other_services import OtherServices
 from .readouts import Lexicon, fit_readout, log_softmax, readout_input
 from .spelling import SpellingRepair
 from .text import normalise
+from .vector_cache import once_per_embedder
 
 log = logging.getLogger(__name__)
 
@@ -176,8 +175,8 @@ class SemanticClassifier:
         self.from_example = [p[3] for p in phrases]
         # (the centre first: embedding its requests after the catalog could push the catalog out of the cache)
         self.centre = layer_centre(self.embed)
-        others = request_vectors(self.embed, lambda texts: match_vectors(
-            *self._embed([normalise(t) for t in texts]), self.centre)) if phrases else None
+        others = once_per_embedder(self.embed, "other services", lambda: match_vectors(
+            *self._embed([normalise(t) for t in other_service_requests()]), self.centre)) if phrases else None
         vectors, inner = self._embed(embedded) if phrases else (np.zeros((0, 1), dtype=np.float32), None)
         self.matrix = match_vectors(vectors, inner, self.centre)
         with one_blas_thread():
@@ -314,22 +313,14 @@ def match_vectors(vectors: np.ndarray, inner: np.ndarray | None, centre: np.ndar
     return (np.concatenate([vectors, layer], axis=1) / np.sqrt(2.0)).astype(np.float32)
 
 
-_centres: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_centres_lock = threading.Lock()
-
-
 def layer_centre(embed: Embedder) -> np.ndarray | None:
     """The mean layer-3 vector of everyday requests (the shipped out-of-scope ones): what every text's
     layer-3 mean shares (`match_vectors`). Worked out once per embedder; None for one without layers."""
     layered = getattr(embed, "with_layer", None)
     if layered is None:
         return None
-    with _centres_lock:
-        centre = _centres.get(embed)
-        if centre is None:
-            _, inner = layered([normalise(p) for p in out_of_scope_phrases()])
-            centre = _centres[embed] = inner[:, SIMILARITY_LAYER].mean(axis=0)
-        return centre
+    return once_per_embedder(embed, "layer centre", lambda: layered(
+        [normalise(p) for p in out_of_scope_phrases()])[1][:, SIMILARITY_LAYER].mean(axis=0))
 
 
 _blas: ThreadpoolController | None = None

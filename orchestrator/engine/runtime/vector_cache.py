@@ -13,6 +13,7 @@ two inner means together, one [3, 384] array, so none is ever computed again wit
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 
@@ -60,3 +61,19 @@ class VectorCache:
 
     def __len__(self) -> int:
         return len(self._vectors)
+
+
+_per_embedder: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_per_embedder_lock = threading.Lock()
+
+
+def once_per_embedder(embedder: object, name: str, compute: Callable[[], np.ndarray]) -> np.ndarray:
+    """What `compute` gives for this embedder, worked out at its first call only (under a lock: the warm-up
+    and a first message may ask at once) and kept as long as the embedder lives. For the vectors every
+    catalog's fit needs whatever the catalog: worked out at each fit, they could also push a large
+    catalog's own phrases out of the embedder's cache."""
+    with _per_embedder_lock:
+        kept = _per_embedder.setdefault(embedder, {})
+        if name not in kept:
+            kept[name] = compute()
+        return kept[name]

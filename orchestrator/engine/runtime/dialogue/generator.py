@@ -235,7 +235,7 @@ class RuleCommandGenerator:
         if act == "yes" and len(choices) == 1:
             return [ChooseOption((choices[0],))]
         lowered = text.lower()
-        picked = [c for i, c in enumerate(choices) if i < 3 and ("first", "second", "third")[i] in lowered]
+        picked = [c for c, place in zip(choices, ("first", "second", "third"), strict=False) if place in lowered]
         if picked:
             return [ChooseOption((picked[0],))]
         ranked = context.rank(text)
