@@ -11,6 +11,8 @@ from orchestrator.engine.runtime.intents import IntentMatcher
 from orchestrator.engine.runtime.nlu import IntentGuess
 from orchestrator.engine.runtime.options_named import NamedOptions
 
+from .given_ranking import GivenRanking
+
 HIRE = """
 catalog: hire
 title: Car hire
@@ -51,45 +53,36 @@ def hire():
     return load_catalog(HIRE, filename="hire.yaml")
 
 
-class Unsure:
+def unsure(extend_first: bool = False) -> GivenRanking:
     """The two intents close together, renting first (or extending first when `extend_first`)."""
-
-    def __init__(self, extend_first: bool = False):
-        self.order = ["extend_rental", "rent_car"] if extend_first else ["rent_car", "extend_rental"]
-
-    def fit(self, examples, context=None) -> None:
-        pass
-
-    def rank(self, text: str) -> list[IntentGuess]:
-        return [IntentGuess(self.order[0], 0.40, 0.50), IntentGuess(self.order[1], 0.38, 0.48)]
-
-    def calibrate(self) -> Calibration:
-        return Calibration(floor=0.3, sure=0.35, margin=0.15)
+    order = ["extend_rental", "rent_car"] if extend_first else ["rent_car", "extend_rental"]
+    return GivenRanking({}, [IntentGuess(order[0], 0.40, 0.50), IntentGuess(order[1], 0.38, 0.48)],
+                        Calibration(floor=0.3, sure=0.35, margin=0.15))
 
 
 def test_an_option_only_the_first_intent_takes_settles_the_request(hire):
-    decision = IntentMatcher(hire, Unsure()).decide("I want a convertible from the airport")
+    decision = IntentMatcher(hire, unsure()).decide("I want a convertible from the airport")
     assert decision.kind == "intent" and decision.intent == "rent_car"
     assert "convertible" in decision.reason
 
 
 def test_without_an_option_the_request_is_asked_about(hire):
-    assert IntentMatcher(hire, Unsure()).decide("I want one from tomorrow").kind == "ambiguous"
+    assert IntentMatcher(hire, unsure()).decide("I want one from tomorrow").kind == "ambiguous"
 
 
 def test_an_option_of_an_element_several_intents_take_settles_nothing(hire):
     # the branch is an input of both: "the airport" says nothing of which
-    assert IntentMatcher(hire, Unsure()).decide("at the airport please").kind == "ambiguous"
+    assert IntentMatcher(hire, unsure()).decide("at the airport please").kind == "ambiguous"
 
 
 def test_an_option_the_other_intents_examples_say_settles_nothing(hire):
     # only renting takes the species, but people say "my dog" extending too
-    assert IntentMatcher(hire, Unsure()).decide("it's for my dog").kind == "ambiguous"
+    assert IntentMatcher(hire, unsure()).decide("it's for my dog").kind == "ambiguous"
 
 
 def test_an_option_never_overturns_the_ranking(hire):
     # the ranking puts extending first: the option does not start renting against it
-    assert IntentMatcher(hire, Unsure(extend_first=True)).decide("a convertible").kind == "ambiguous"
+    assert IntentMatcher(hire, unsure(extend_first=True)).decide("a convertible").kind == "ambiguous"
 
 
 def test_which_intents_take_each_option(hire):
